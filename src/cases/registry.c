@@ -1,0 +1,17 @@
+#include "registry.h"
+
+#include <string.h>
+
+extern const ladder_case transpose_case;
+
+const ladder_case *const ladder_cases[] = {
+    &transpose_case,
+};
+const int ladder_case_count = (int)(sizeof ladder_cases / sizeof ladder_cases[0]);
+
+const ladder_case *ladder_find_case(const char *name)
+{
+    for (int i = 0; i < ladder_case_count; ++i)
+        if (strcmp(ladder_cases[i]->name, name) == 0) return ladder_cases[i];
+    return NULL;
+}

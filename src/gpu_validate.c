@@ -1,0 +1,55 @@
+/* GPU test: every variant of one case, validated at each of the case's test
+ * sizes (odd and non-square among them) with two fresh input draws.
+ * Exits 77 (skipped) when there is no GPU, 1 if any variant is wrong. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cases/registry.h"
+#include "harness/check.h"
+#include "harness/device.h"
+#include "harness/runner.h"
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: gpu_validate CASE\n");
+        return LADDER_EXIT_USAGE;
+    }
+    const ladder_case *c = ladder_find_case(argv[1]);
+    if (!c) {
+        fprintf(stderr, "gpu_validate: unknown case '%s'\n", argv[1]);
+        return LADDER_EXIT_USAGE;
+    }
+    ladder_device device;
+    char err[512];
+    if (ladder_device_open(0, &device, err, sizeof err) != 0) {
+        printf("skipped: %s\n", err);
+        return LADDER_EXIT_SKIP_TEST;
+    }
+    int failures = 0, checked = 0;
+    for (int s = 0; c->test_sizes[s]; ++s) {
+        ladder_size size;
+        if (ladder_parse_size(c->test_sizes[s], &size, err, sizeof err) != 0) ladder_die("%s", err);
+        ladder_status status;
+        void *state = c->create(&size, &status, err, sizeof err);
+        if (!state) ladder_die("%s %s: %s", c->name, c->test_sizes[s], err);
+        for (int i = 0; i < c->variant_count; ++i) {
+            const ladder_variant *v = &c->variants[i];
+            const char *reason = c->unsupported ? c->unsupported(state, v) : NULL;
+            if (reason) {
+                printf("%-10s %-12s %-26s skipped: %s\n", c->name, c->test_sizes[s], v->name, reason);
+                continue;
+            }
+            for (uint64_t draw = 0; draw < 2; ++draw) {
+                ladder_check r = ladder_validate_variant(c, state, v, 1000 * (uint64_t)s + 10 * (uint64_t)i + draw);
+                ++checked;
+                if (!r.passed) ++failures;
+                printf("%-10s %-12s %-26s error %.2e (tolerance %.1e, %zu non-finite) %s\n", c->name,
+                       c->test_sizes[s], v->name, r.rel_error, r.tolerance, r.nonfinite, r.passed ? "ok" : "FAIL");
+            }
+        }
+        c->destroy(state);
+    }
+    printf("%s: %d checks, %d failed\n", c->name, checked, failures);
+    return failures ? 1 : 0;
+}

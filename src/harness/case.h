@@ -1,0 +1,107 @@
+/* The contract between the harness and a case study.
+ *
+ * A case is a ladder: an ordered table of variants, from the naive version to
+ * the fastest we can write, plus the vendor baseline. The case owns its data
+ * (inputs, outputs, CPU reference) and its kernels; the harness owns everything
+ * that measures: poisoning, validation order, timing, statistics, ceilings and
+ * the result records. A case never times or validates by itself.
+ *
+ * To add a case: write src/cases/NAME.c (this interface, the variant table and
+ * the CPU reference) and src/cases/NAME_kernels.cu (kernels behind extern "C"
+ * launchers), then add its descriptor to src/cases/registry.c. CMake picks the
+ * files up and adds a GPU validation test for the case by itself. */
+#ifndef LADDER_CASE_H
+#define LADDER_CASE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <cuda_runtime_api.h>
+
+#include "size.h"
+
+/* A variant's launcher, stored untyped; the case casts it back to its own
+ * launcher type in run(). Converting between function pointer types is
+ * well-defined C as long as the call goes through the right type. */
+typedef void (*ladder_impl)(void);
+
+enum ladder_variant_flags {
+    LADDER_BASELINE = 1u << 0, /* vendor library or cudaMemcpy: the reference, not a rung */
+    LADDER_HOST = 1u << 1,     /* runs on the CPU: timed with a host clock, no L2 flush */
+};
+
+typedef struct ladder_variant {
+    const char *name;  /* short, unique within the case: "tile_padded" */
+    const char *story; /* one line: what changes over the previous rung, what it should move */
+    ladder_impl impl;  /* the case's launcher, of the case's own type */
+    int param;         /* a sweep point or a compile-time choice; 0 when unused */
+    unsigned flags;    /* enum ladder_variant_flags */
+} ladder_variant;
+
+/* What the "fraction of ceiling" of a case is measured against. */
+typedef enum ladder_ceiling_kind {
+    LADDER_CEILING_BANDWIDTH, /* best of cudaMemcpy D2D and the copy kernel, GB/s */
+    LADDER_CEILING_FP32,      /* the FMA throughput kernel, GFLOP/s */
+} ladder_ceiling_kind;
+
+/* The least work the problem needs, counted from the problem, not from what a
+ * kernel touches: each input read once, each output written once. */
+typedef struct ladder_work {
+    double bytes;
+    double flops;
+} ladder_work;
+
+/* Where a checked run's output is: the harness poisons it before each run. */
+typedef struct ladder_output {
+    void *ptr;           /* the whole output: device memory, host memory for LADDER_HOST */
+    size_t bytes;        /* its size in bytes */
+    unsigned char poison; /* byte value written over it: 0xFF makes every float NaN */
+} ladder_output;
+
+/* Result of comparing one run's output with the CPU reference. */
+typedef struct ladder_check {
+    double rel_error;  /* ||out - ref|| / ||ref|| (or the case's stated measure) */
+    double tolerance;  /* what the case accepts for this size and precision */
+    size_t nonfinite;  /* NaN or Inf elements in the output: any fails */
+    int passed;
+} ladder_check;
+
+typedef enum ladder_status {
+    LADDER_OK = 0,
+    LADDER_BAD_SIZE,  /* the size spec is malformed for this case or impossible */
+    LADDER_NO_MEMORY, /* does not fit in device (or host) memory */
+} ladder_status;
+
+typedef struct ladder_case {
+    const char *name;         /* command-line name: "transpose" */
+    const char *title;        /* one line for `ladder list` */
+    const char *size_help;    /* how --size reads for this case: "ROWSxCOLS" */
+    const char *default_size; /* the full-run size */
+    const char *quick_size;   /* --quick */
+    const char *test_sizes[6];/* GPU test sizes (odd ones included), NULL-terminated */
+    ladder_ceiling_kind ceiling;
+
+    const ladder_variant *variants; /* the ladder, in order; the baseline last */
+    int variant_count;
+
+    /* Allocate host and device buffers for `size`. On failure return NULL and
+     * set *status and a one-line message in err. */
+    void *(*create)(const ladder_size *size, ladder_status *status, char *err, size_t err_len);
+    void (*destroy)(void *state);
+
+    /* Draw fresh random inputs from `seed`, upload them, and make the CPU
+     * reference for them available to check(). Never zeros. */
+    void (*fill_inputs)(void *state, uint64_t seed);
+
+    /* NULL if the variant can run on this state's size, else why it cannot.
+     * Leave the hook NULL when every variant takes every size. */
+    const char *(*unsupported)(void *state, const ladder_variant *variant);
+
+    /* Launch (or, for LADDER_HOST, compute) the variant once on `stream`. */
+    void (*run)(void *state, const ladder_variant *variant, cudaStream_t stream);
+
+    ladder_output (*output)(void *state, const ladder_variant *variant);
+    ladder_check (*check)(void *state, const ladder_variant *variant);
+    ladder_work (*work)(void *state);
+} ladder_case;
+
+#endif

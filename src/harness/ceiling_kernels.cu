@@ -1,0 +1,65 @@
+#include "ceiling_kernels.h"
+
+#include "check.h"
+
+/* Grid-stride float4 copy. VECTORS independent 16-byte loads are issued
+ * before the first store, so each thread keeps several requests in flight. */
+template <int VECTORS>
+__global__ void copy_float4(const float4 *__restrict__ src, float4 *__restrict__ dst, size_t n4)
+{
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    for (; i + (VECTORS - 1) * stride < n4; i += VECTORS * stride) {
+        float4 v[VECTORS];
+#pragma unroll
+        for (int k = 0; k < VECTORS; ++k) v[k] = src[i + k * stride];
+#pragma unroll
+        for (int k = 0; k < VECTORS; ++k) dst[i + k * stride] = v[k];
+    }
+    for (; i < n4; i += stride) dst[i] = src[i];
+}
+
+extern "C" void ladder_copy_kernel(const float *src, float *dst, size_t n, int vectors_per_thread,
+                                   int blocks, cudaStream_t stream)
+{
+    const float4 *s = (const float4 *)src;
+    float4 *d = (float4 *)dst;
+    size_t n4 = n / 4;
+    switch (vectors_per_thread) {
+    case 1: copy_float4<1><<<blocks, 256, 0, stream>>>(s, d, n4); break;
+    case 2: copy_float4<2><<<blocks, 256, 0, stream>>>(s, d, n4); break;
+    case 4: copy_float4<4><<<blocks, 256, 0, stream>>>(s, d, n4); break;
+    default: copy_float4<8><<<blocks, 256, 0, stream>>>(s, d, n4); break;
+    }
+    CUDA_CHECK_LAUNCH();
+}
+
+#define FMA_CHAINS 8
+
+/* Eight independent dependency chains hide the FMA latency (4 cycles on
+ * recent GPUs) with one warp per scheduler slot to spare. */
+__global__ void fma_throughput(float *sink, int iterations, float a, float b)
+{
+    float acc[FMA_CHAINS];
+#pragma unroll
+    for (int k = 0; k < FMA_CHAINS; ++k) acc[k] = (float)(threadIdx.x + k);
+    /* Unrolled so the loop counter and branch cost a few percent, not a third. */
+#pragma unroll 16
+    for (int i = 0; i < iterations; ++i) {
+#pragma unroll
+        for (int k = 0; k < FMA_CHAINS; ++k) acc[k] = fmaf(acc[k], a, b);
+    }
+    float sum = 0;
+#pragma unroll
+    for (int k = 0; k < FMA_CHAINS; ++k) sum += acc[k];
+    sink[(size_t)blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+
+extern "C" double ladder_fma_kernel(float *sink, int blocks, int threads, int iterations,
+                                    cudaStream_t stream)
+{
+    /* a slightly below 1 and b small keep the values finite and non-trivial. */
+    fma_throughput<<<blocks, threads, 0, stream>>>(sink, iterations, 0.999999f, 1e-6f);
+    CUDA_CHECK_LAUNCH();
+    return 2.0 * FMA_CHAINS * (double)iterations * blocks * threads;
+}

@@ -1,0 +1,26 @@
+/* Kernels that measure the device's ceilings (ceiling_kernels.cu). */
+#ifndef LADDER_CEILING_KERNELS_H
+#define LADDER_CEILING_KERNELS_H
+
+#include <stddef.h>
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* dst[i] = src[i] over n floats (n a multiple of 4, both 16-byte aligned),
+ * each thread moving `vectors_per_thread` float4s per grid-stride step. */
+void ladder_copy_kernel(const float *src, float *dst, size_t n, int vectors_per_thread,
+                        int blocks, cudaStream_t stream);
+
+/* Independent FMA chains per thread, `iterations` rounds each; writes one
+ * float per thread to `sink` so the compiler keeps the work. Returns the
+ * flops it performs. */
+double ladder_fma_kernel(float *sink, int blocks, int threads, int iterations, cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

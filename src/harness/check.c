@@ -1,0 +1,48 @@
+#include "check.h"
+
+#include <cublas_api.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+void ladder_die(const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    fputs("ladder: ", stderr);
+    vfprintf(stderr, fmt, args);
+    fputc('\n', stderr);
+    va_end(args);
+    exit(LADDER_EXIT_FAILURE);
+}
+
+void ladder_cuda_fail(cudaError_t err, const char *call, const char *file, int line)
+{
+    ladder_die("CUDA error %s (%s) in %s at %s:%d", cudaGetErrorName(err), cudaGetErrorString(err),
+               call, file, line);
+}
+
+void ladder_cublas_fail(int status, const char *call, const char *file, int line)
+{
+    ladder_die("cuBLAS error %s (%s) in %s at %s:%d", cublasGetStatusName((cublasStatus_t)status),
+               cublasGetStatusString((cublasStatus_t)status), call, file, line);
+}
+
+int ladder_try_cuda_malloc(void **ptr, size_t bytes)
+{
+    cudaError_t err = cudaMalloc(ptr, bytes);
+    if (err == cudaErrorMemoryAllocation) {
+        (void)cudaGetLastError();
+        *ptr = NULL;
+        return -1;
+    }
+    if (err != cudaSuccess) ladder_cuda_fail(err, "cudaMalloc", __FILE__, __LINE__);
+    return 0;
+}
+
+void *ladder_host_alloc(size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p) ladder_die("out of host memory allocating %.1f MB", (double)bytes / 1e6);
+    return p;
+}

@@ -1,0 +1,56 @@
+/* The GPU under test: its properties, theoretical peaks, and the measured
+ * ceilings that every "fraction of ceiling" in the results refers to. */
+#ifndef LADDER_DEVICE_H
+#define LADDER_DEVICE_H
+
+#include <stddef.h>
+
+typedef struct ladder_ceilings {
+    double memcpy_gbps;      /* cudaMemcpy device to device, bytes read + written */
+    double copy_kernel_gbps; /* the best of our copy kernels, same counting */
+    double fma_gflops;       /* FMA throughput kernel, 2 flops per FMA */
+    double sgemm_gflops;     /* cuBLAS SGEMM, FP32 math (no TF32) */
+    long long sgemm_n;       /* the square size it was measured at */
+} ladder_ceilings;
+
+typedef struct ladder_device {
+    int ordinal;
+    char name[256];
+    char pci_bus_id[32];
+    int cc_major, cc_minor;
+    int sm_count;
+    int fp32_lanes_per_sm;
+    double sm_clock_mhz;     /* peak, as the device reports it */
+    double mem_clock_mhz;
+    int bus_width_bits;
+    size_t l2_bytes;
+    size_t smem_per_sm;
+    size_t smem_per_block_optin;
+    int regs_per_sm;
+    int max_threads_per_sm;
+    size_t global_mem_bytes;
+    int driver_version, runtime_version;
+    double peak_dram_gbps;   /* memory clock x bus width x 2 (double data rate) */
+    double peak_fp32_gflops; /* SMs x FP32 lanes x 2 x SM clock */
+    int clocks_readable;     /* NVML answered */
+    ladder_ceilings ceilings;
+    int ceilings_measured;
+} ladder_device;
+
+/* FP32 lanes per SM for a compute capability; 0 when unknown. */
+int ladder_fp32_lanes_per_sm(int cc_major, int cc_minor);
+
+/* Select and describe a device. Returns 0, or -1 with a one-line reason (no
+ * device, bad ordinal, CUDA error string) in err. */
+int ladder_device_open(int ordinal, ladder_device *device, char *err, size_t err_len);
+
+/* Measure the ceilings (quick: smaller buffers and matrices). */
+void ladder_device_measure_ceilings(ladder_device *device, int quick);
+
+/* The best measured bandwidth, GB/s: what bandwidth-bound cases are held to. */
+double ladder_bandwidth_ceiling(const ladder_device *device);
+
+/* FLOP per byte at which the measured FMA rate and bandwidth meet. */
+double ladder_ridge_point(const ladder_device *device);
+
+#endif

@@ -1,0 +1,331 @@
+#include "results.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+
+#define LADDER_VERSION_STRING "0.1.0"
+#define LADDER_JSON_SCHEMA 1
+
+ladder_record *ladder_results_add(ladder_results *r)
+{
+    if (r->count == r->capacity) {
+        size_t capacity = r->capacity ? 2 * r->capacity : 64;
+        ladder_record *grown = realloc(r->records, capacity * sizeof *grown);
+        if (!grown) ladder_die("out of host memory for result records");
+        r->records = grown;
+        r->capacity = capacity;
+    }
+    ladder_record *rec = &r->records[r->count++];
+    memset(rec, 0, sizeof *rec);
+    rec->median_ms = rec->min_ms = rec->max_ms = rec->rel_spread = NAN;
+    rec->gbps = rec->gflops = rec->fraction_of_ceiling = NAN;
+    rec->speedup = rec->ratio_to_baseline = NAN;
+    rec->rel_error = rec->tolerance = rec->sm_clock_mhz = NAN;
+    rec->ceiling = "";
+    return rec;
+}
+
+void ladder_results_free(ladder_results *r)
+{
+    free(r->records);
+    memset(r, 0, sizeof *r);
+}
+
+static int has_time(const ladder_record *rec) { return !rec->skipped && rec->median_ms > 0; }
+
+void ladder_results_relate(ladder_results *r, size_t first)
+{
+    const ladder_record *rung0 = NULL, *baseline = NULL;
+    for (size_t i = first; i < r->count; ++i) {
+        const ladder_record *rec = &r->records[i];
+        if (rec->index == 0 && has_time(rec)) rung0 = rec;
+        if (rec->baseline && has_time(rec)) baseline = rec;
+    }
+    for (size_t i = first; i < r->count; ++i) {
+        ladder_record *rec = &r->records[i];
+        if (!has_time(rec)) continue;
+        if (rung0) rec->speedup = rung0->median_ms / rec->median_ms;
+        if (baseline) rec->ratio_to_baseline = baseline->median_ms / rec->median_ms;
+    }
+}
+
+/* ---------------- terminal ---------------- */
+
+void ladder_print_device(FILE *out, const ladder_device *d)
+{
+    fprintf(out, "device %d: %s (compute capability %d.%d), %d SMs, SM clock %.0f MHz, "
+                 "memory %.0f MHz x %d bit, L2 %.1f MB, %.1f GB\n",
+            d->ordinal, d->name, d->cc_major, d->cc_minor, d->sm_count, d->sm_clock_mhz, d->mem_clock_mhz,
+            d->bus_width_bits, d->l2_bytes / 1e6, d->global_mem_bytes / 1e9);
+    fprintf(out, "  per SM: %zu KB shared memory, %d registers, %d threads, %d FP32 lanes\n",
+            d->smem_per_sm / 1024, d->regs_per_sm, d->max_threads_per_sm, d->fp32_lanes_per_sm);
+    fprintf(out, "  theoretical: DRAM %.0f GB/s, FP32 %.0f GFLOP/s\n", d->peak_dram_gbps, d->peak_fp32_gflops);
+    if (d->ceilings_measured) {
+        const ladder_ceilings *c = &d->ceilings;
+        fprintf(out, "  measured:    cudaMemcpy D2D %.0f GB/s (%.0f%% of DRAM), copy kernel %.0f GB/s, "
+                     "FMA %.0f GFLOP/s (%.0f%% of FP32), cuBLAS SGEMM %lld^3 %.0f GFLOP/s (FP32, no TF32)\n",
+                c->memcpy_gbps, 100 * c->memcpy_gbps / d->peak_dram_gbps, c->copy_kernel_gbps, c->fma_gflops,
+                100 * c->fma_gflops / d->peak_fp32_gflops, c->sgemm_n, c->sgemm_gflops);
+        fprintf(out, "  ridge point: %.1f FLOP/byte; GB/s counts bytes read + written, 1 GB = 10^9 bytes\n",
+                ladder_ridge_point(d));
+    }
+    if (!d->clocks_readable) fprintf(out, "  (NVML not available: SM clock and throttling not recorded)\n");
+}
+
+static void format_time(char *buf, size_t len, double ms)
+{
+    if (!(ms > 0)) snprintf(buf, len, "-");
+    else if (ms < 1) snprintf(buf, len, "%.1f us", ms * 1e3);
+    else if (ms < 1e3) snprintf(buf, len, "%.3f ms", ms);
+    else snprintf(buf, len, "%.2f s", ms / 1e3);
+}
+
+static void format_number(char *buf, size_t len, const char *fmt, double v)
+{
+    if (isfinite(v)) snprintf(buf, len, fmt, v);
+    else snprintf(buf, len, "-");
+}
+
+void ladder_print_table(FILE *out, const ladder_results *r, size_t first)
+{
+    if (first >= r->count) return;
+    const ladder_record *head = &r->records[first];
+    fprintf(out, "\n%s %s  (ceiling: %s)\n", head->case_name, head->size, head->ceiling);
+    fprintf(out, "%3s  %-24s %10s %7s %9s %9s %7s %8s %8s %9s  %s\n", "#", "variant", "median", "spread",
+            "GB/s", "GFLOP/s", "%ceil", "speedup", "vs base", "error", "check");
+    for (size_t i = first; i < r->count; ++i) {
+        const ladder_record *rec = &r->records[i];
+        char name[80], time[16], spread[16], gbps[16], gflops[16], frac[16], speedup[16], ratio[16], error[16];
+        snprintf(name, sizeof name, "%s%s", rec->variant, rec->baseline ? " *" : "");
+        if (rec->skipped) {
+            fprintf(out, "%3d  %-24s skipped: %s\n", rec->index, name, rec->reason);
+            continue;
+        }
+        format_time(time, sizeof time, rec->median_ms);
+        format_number(spread, sizeof spread, "%.1f%%", 100 * rec->rel_spread);
+        format_number(gbps, sizeof gbps, "%.0f", rec->gbps);
+        format_number(gflops, sizeof gflops, "%.0f", rec->gflops);
+        format_number(frac, sizeof frac, "%.1f%%", 100 * rec->fraction_of_ceiling);
+        format_number(speedup, sizeof speedup, "%.2fx", rec->speedup);
+        format_number(ratio, sizeof ratio, "%.3f", rec->ratio_to_baseline);
+        format_number(error, sizeof error, "%.1e", rec->rel_error);
+        fprintf(out, "%3d  %-24s %10s %7s %9s %9s %7s %8s %8s %9s  %s%s\n", rec->index, name, time, spread, gbps,
+                gflops, frac, speedup, ratio, error, rec->valid ? "ok" : "FAIL",
+                rec->throttled ? " (throttled)" : "");
+    }
+    fprintf(out, "  * vendor baseline; vs base = baseline time / variant time; spread = interquartile range / median\n");
+}
+
+/* ---------------- JSON ---------------- */
+
+static void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; ++s) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') fprintf(out, "\\%c", c);
+        else if (c == '\n') fputs("\\n", out);
+        else if (c < 0x20) fprintf(out, "\\u%04x", c);
+        else fputc(c, out);
+    }
+    fputc('"', out);
+}
+
+static void json_number(FILE *out, double v)
+{
+    if (isfinite(v)) fprintf(out, "%.9g", v);
+    else fputs("null", out);
+}
+
+static const char *json_bool(int b) { return b ? "true" : "false"; }
+
+#define FIELD_STR(name, value) (fprintf(out, "%s\"" name "\": ", sep), json_string(out, value), sep = ", ")
+#define FIELD_NUM(name, value) (fprintf(out, "%s\"" name "\": ", sep), json_number(out, value), sep = ", ")
+#define FIELD_INT(name, value) (fprintf(out, "%s\"" name "\": %lld", sep, (long long)(value)), sep = ", ")
+#define FIELD_BOOL(name, value) (fprintf(out, "%s\"" name "\": %s", sep, json_bool(value)), sep = ", ")
+
+static void emit_device(FILE *out, const ladder_device *d)
+{
+    const char *sep = "";
+    char cc[16];
+    snprintf(cc, sizeof cc, "%d.%d", d->cc_major, d->cc_minor);
+    fputs("{", out);
+    FIELD_STR("name", d->name);
+    FIELD_STR("cc", cc);
+    FIELD_INT("ordinal", d->ordinal);
+    FIELD_INT("sm_count", d->sm_count);
+    FIELD_NUM("sm_clock_mhz", d->sm_clock_mhz);
+    FIELD_NUM("mem_clock_mhz", d->mem_clock_mhz);
+    FIELD_INT("bus_width_bits", d->bus_width_bits);
+    FIELD_INT("l2_bytes", d->l2_bytes);
+    FIELD_INT("smem_per_sm_bytes", d->smem_per_sm);
+    FIELD_INT("regs_per_sm", d->regs_per_sm);
+    FIELD_INT("global_mem_bytes", d->global_mem_bytes);
+    FIELD_INT("driver_version", d->driver_version);
+    FIELD_INT("runtime_version", d->runtime_version);
+    FIELD_NUM("peak_dram_gbps", d->peak_dram_gbps);
+    FIELD_NUM("peak_fp32_gflops", d->peak_fp32_gflops);
+    fprintf(out, ", \"ceilings\": ");
+    if (d->ceilings_measured) {
+        const ladder_ceilings *c = &d->ceilings;
+        sep = "";
+        fputs("{", out);
+        FIELD_NUM("memcpy_gbps", c->memcpy_gbps);
+        FIELD_NUM("copy_kernel_gbps", c->copy_kernel_gbps);
+        FIELD_NUM("bandwidth_gbps", ladder_bandwidth_ceiling(d));
+        FIELD_NUM("fma_gflops", c->fma_gflops);
+        FIELD_NUM("sgemm_gflops", c->sgemm_gflops);
+        FIELD_INT("sgemm_n", c->sgemm_n);
+        FIELD_NUM("ridge_flop_per_byte", ladder_ridge_point(d));
+        fputs("}", out);
+    } else {
+        fputs("null", out);
+    }
+    fputs("}", out);
+}
+
+static void emit_record(FILE *out, const ladder_record *rec)
+{
+    const char *sep = "";
+    fputs("    {", out);
+    FIELD_STR("case", rec->case_name);
+    FIELD_STR("variant", rec->variant);
+    FIELD_INT("index", rec->index);
+    FIELD_STR("size", rec->size);
+    FIELD_BOOL("baseline", rec->baseline);
+    FIELD_BOOL("host", rec->host);
+    FIELD_BOOL("skipped", rec->skipped);
+    if (rec->skipped) FIELD_STR("reason", rec->reason);
+    else fprintf(out, ", \"reason\": null");
+    FIELD_INT("samples", rec->samples);
+    FIELD_NUM("median_ms", rec->median_ms);
+    FIELD_NUM("min_ms", rec->min_ms);
+    FIELD_NUM("max_ms", rec->max_ms);
+    FIELD_NUM("rel_spread", rec->rel_spread);
+    FIELD_NUM("bytes", rec->bytes);
+    FIELD_NUM("flops", rec->flops);
+    FIELD_NUM("gbps", rec->gbps);
+    FIELD_NUM("gflops", rec->gflops);
+    FIELD_STR("ceiling", rec->ceiling);
+    FIELD_NUM("fraction_of_ceiling", rec->fraction_of_ceiling);
+    FIELD_NUM("speedup", rec->speedup);
+    FIELD_NUM("ratio_to_baseline", rec->ratio_to_baseline);
+    FIELD_NUM("rel_error", rec->rel_error);
+    FIELD_NUM("tolerance", rec->tolerance);
+    FIELD_BOOL("valid", rec->valid);
+    FIELD_BOOL("throttled", rec->throttled);
+    FIELD_INT("throttled_samples", rec->throttled_samples);
+    FIELD_NUM("sm_clock_mhz", rec->sm_clock_mhz);
+    fputs("}", out);
+}
+
+void ladder_emit_json(FILE *out, const ladder_device *device, const ladder_results *r, const ladder_run_info *info)
+{
+    fprintf(out, "{\n  \"tool\": \"ladder\",\n  \"version\": \"%s\",\n  \"schema\": %d,\n", LADDER_VERSION_STRING,
+            LADDER_JSON_SCHEMA);
+    fputs("  \"command\": ", out);
+    json_string(out, info->command_line ? info->command_line : "");
+    fprintf(out, ",\n  \"seed\": %llu,\n  \"quick\": %s,\n", (unsigned long long)info->seed, json_bool(info->quick));
+    fputs("  \"units\": {\"gbps\": \"1e9 bytes per second, bytes read + written\", "
+          "\"gflops\": \"1e9 floating-point operations per second\", \"time\": \"milliseconds\"},\n",
+          out);
+    fputs("  \"device\": ", out);
+    emit_device(out, device);
+    fputs(",\n  \"results\": [\n", out);
+    for (size_t i = 0; i < r->count; ++i) {
+        emit_record(out, &r->records[i]);
+        fputs(i + 1 < r->count ? ",\n" : "\n", out);
+    }
+    fputs("  ]\n}\n", out);
+}
+
+/* ---------------- files, written whole or not at all ---------------- */
+
+typedef void (*emit_fn)(FILE *out, const void *context);
+
+static int write_atomically(const char *path, emit_fn emit, const void *context, char *err, size_t err_len)
+{
+    char temporary[4096];
+    snprintf(temporary, sizeof temporary, "%s.tmp.%ld", path, (long)getpid());
+    FILE *out = fopen(temporary, "w");
+    if (!out) {
+        snprintf(err, err_len, "cannot write %s: %s", path, strerror(errno));
+        return -1;
+    }
+    emit(out, context);
+    int failed = ferror(out);
+    failed |= fclose(out) != 0;
+    if (failed || rename(temporary, path) != 0) {
+        snprintf(err, err_len, "cannot write %s: %s", path, strerror(errno));
+        remove(temporary);
+        return -1;
+    }
+    return 0;
+}
+
+typedef struct json_job {
+    const ladder_device *device;
+    const ladder_results *results;
+    const ladder_run_info *info;
+} json_job;
+
+static void emit_json_job(FILE *out, const void *context)
+{
+    const json_job *job = context;
+    ladder_emit_json(out, job->device, job->results, job->info);
+}
+
+int ladder_write_json(const char *path, const ladder_device *device, const ladder_results *results,
+                      const ladder_run_info *info, char *err, size_t err_len)
+{
+    json_job job = {device, results, info};
+    return write_atomically(path, emit_json_job, &job, err, err_len);
+}
+
+static void csv_number(FILE *out, double v)
+{
+    if (isfinite(v)) fprintf(out, ",%.9g", v);
+    else fputs(",", out);
+}
+
+static void emit_csv_job(FILE *out, const void *context)
+{
+    const json_job *job = context;
+    fputs("device,case,variant,index,size,baseline,host,skipped,samples,median_ms,min_ms,max_ms,rel_spread,"
+          "bytes,flops,gbps,gflops,ceiling,fraction_of_ceiling,speedup,ratio_to_baseline,rel_error,valid,"
+          "throttled,sm_clock_mhz\n",
+          out);
+    for (size_t i = 0; i < job->results->count; ++i) {
+        const ladder_record *rec = &job->results->records[i];
+        fprintf(out, "\"%s\",%s,%s,%d,%s,%d,%d,%d,%d", job->device->name, rec->case_name, rec->variant, rec->index,
+                rec->size, rec->baseline, rec->host, rec->skipped, rec->samples);
+        csv_number(out, rec->median_ms);
+        csv_number(out, rec->min_ms);
+        csv_number(out, rec->max_ms);
+        csv_number(out, rec->rel_spread);
+        csv_number(out, rec->bytes);
+        csv_number(out, rec->flops);
+        csv_number(out, rec->gbps);
+        csv_number(out, rec->gflops);
+        fprintf(out, ",%s", rec->ceiling);
+        csv_number(out, rec->fraction_of_ceiling);
+        csv_number(out, rec->speedup);
+        csv_number(out, rec->ratio_to_baseline);
+        csv_number(out, rec->rel_error);
+        fprintf(out, ",%d,%d", rec->valid, rec->throttled);
+        csv_number(out, rec->sm_clock_mhz);
+        fputc('\n', out);
+    }
+}
+
+int ladder_write_csv(const char *path, const ladder_device *device, const ladder_results *results, char *err,
+                     size_t err_len)
+{
+    json_job job = {device, results, NULL};
+    return write_atomically(path, emit_csv_job, &job, err, err_len);
+}

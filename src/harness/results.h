@@ -1,0 +1,69 @@
+/* Result records: one per variant run, written as the terminal table, JSON
+ * (the documented contract, see README "JSON output") and CSV. */
+#ifndef LADDER_RESULTS_H
+#define LADDER_RESULTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "device.h"
+
+/* Numbers that do not apply (GFLOP/s of a copy, the ratio of a skipped
+ * variant) are NAN here and null in JSON. */
+typedef struct ladder_record {
+    char case_name[32];
+    char variant[64];
+    int index;               /* position in the case's ladder */
+    char size[64];           /* canonical size text, "8192x8192" */
+    int baseline, host;      /* vendor-library record; CPU variant */
+    int skipped;
+    char reason[200];        /* why skipped */
+    int samples;
+    double median_ms, min_ms, max_ms, rel_spread;
+    double bytes, flops, gbps, gflops;
+    const char *ceiling;     /* name of the ceiling in the device object */
+    double fraction_of_ceiling;
+    double speedup;          /* variant 0's median over this median */
+    double ratio_to_baseline;/* baseline's median over this median: > 1 is faster */
+    double rel_error, tolerance;
+    int valid;
+    int throttled;           /* any sample throttled */
+    int throttled_samples;
+    double sm_clock_mhz;
+} ladder_record;
+
+typedef struct ladder_results {
+    ladder_record *records;
+    size_t count, capacity;
+} ladder_results;
+
+ladder_record *ladder_results_add(ladder_results *results);
+void ladder_results_free(ladder_results *results);
+
+/* Fill speedup and ratio_to_baseline for the records of one case, [first, count). */
+void ladder_results_relate(ladder_results *results, size_t first);
+
+/* Terminal table of one case's records [first, count). */
+void ladder_print_table(FILE *out, const ladder_results *results, size_t first);
+void ladder_print_device(FILE *out, const ladder_device *device);
+
+typedef struct ladder_run_info {
+    const char *command_line;
+    uint64_t seed;
+    int quick;
+} ladder_run_info;
+
+/* Write the whole document to a temporary file beside `path`, then rename
+ * it into place: a reader never sees half a file. Returns 0, or -1 with a
+ * message in err. */
+int ladder_write_json(const char *path, const ladder_device *device, const ladder_results *results,
+                      const ladder_run_info *info, char *err, size_t err_len);
+int ladder_write_csv(const char *path, const ladder_device *device, const ladder_results *results,
+                     char *err, size_t err_len);
+
+/* The JSON document to an open stream (used by the writer and the tests). */
+void ladder_emit_json(FILE *out, const ladder_device *device, const ladder_results *results,
+                      const ladder_run_info *info);
+
+#endif

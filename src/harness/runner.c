@@ -1,0 +1,137 @@
+#include "runner.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "timing.h"
+
+int ladder_find_variant(const ladder_case *c, const char *selector)
+{
+    char *end;
+    long index = strtol(selector, &end, 10);
+    if (*selector && *end == '\0') return index >= 0 && index < c->variant_count ? (int)index : -1;
+    for (int i = 0; i < c->variant_count; ++i)
+        if (strcmp(c->variants[i].name, selector) == 0) return i;
+    return -1;
+}
+
+static void poison_output(const ladder_case *c, void *state, const ladder_variant *v)
+{
+    ladder_output out = c->output(state, v);
+    if (v->flags & LADDER_HOST) memset(out.ptr, out.poison, out.bytes);
+    else CUDA_CHECK(cudaMemset(out.ptr, out.poison, out.bytes));
+}
+
+ladder_check ladder_validate_variant(const ladder_case *c, void *state, const ladder_variant *v, uint64_t seed)
+{
+    c->fill_inputs(state, seed);
+    poison_output(c, state, v);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    c->run(state, v, ladder_stream());
+    CUDA_CHECK_LAUNCH();
+    CUDA_CHECK(cudaStreamSynchronize(ladder_stream()));
+    return c->check(state, v);
+}
+
+typedef struct variant_launch {
+    const ladder_case *c;
+    void *state;
+    const ladder_variant *v;
+} variant_launch;
+
+static void launch_variant(void *context, cudaStream_t stream)
+{
+    variant_launch *l = context;
+    l->c->run(l->state, l->v, stream);
+}
+
+static void fill_performance(ladder_record *rec, const ladder_case *c, void *state, const ladder_device *d)
+{
+    ladder_work work = c->work(state);
+    double seconds = rec->median_ms * 1e-3;
+    rec->bytes = work.bytes;
+    rec->flops = work.flops;
+    rec->gbps = work.bytes > 0 ? work.bytes / seconds / 1e9 : NAN;
+    rec->gflops = work.flops > 0 ? work.flops / seconds / 1e9 : NAN;
+    if (c->ceiling == LADDER_CEILING_BANDWIDTH) {
+        rec->ceiling = "bandwidth_gbps";
+        rec->fraction_of_ceiling = rec->gbps / ladder_bandwidth_ceiling(d);
+    } else {
+        rec->ceiling = "fma_gflops";
+        rec->fraction_of_ceiling = rec->gflops / d->ceilings.fma_gflops;
+    }
+    if (!d->ceilings_measured) rec->fraction_of_ceiling = NAN;
+}
+
+static void run_variant(const ladder_case *c, void *state, int index, const ladder_device *d,
+                        const ladder_run_options *o, uint64_t *seed, ladder_record *rec)
+{
+    const ladder_variant *v = &c->variants[index];
+    rec->index = index;
+    snprintf(rec->variant, sizeof rec->variant, "%s", v->name);
+    rec->baseline = (v->flags & LADDER_BASELINE) != 0;
+    rec->host = (v->flags & LADDER_HOST) != 0;
+    rec->ceiling = c->ceiling == LADDER_CEILING_BANDWIDTH ? "bandwidth_gbps" : "fma_gflops";
+
+    const char *reason = c->unsupported ? c->unsupported(state, v) : NULL;
+    if (reason) {
+        rec->skipped = 1;
+        snprintf(rec->reason, sizeof rec->reason, "%s", reason);
+        return;
+    }
+
+    ladder_check before = ladder_validate_variant(c, state, v, (*seed)++);
+
+    variant_launch launch = {c, state, v};
+    ladder_timing_options timing = {
+        .min_samples = rec->host ? 3 : o->min_samples,
+        .max_samples = rec->host ? 10 : 1000,
+        .target_spread = 0.005,
+        .time_cap_s = o->time_cap_s,
+        .warmup_runs = rec->host ? 0 : 2,
+    };
+    ladder_timing t = rec->host ? ladder_time_host(launch_variant, &launch, &timing)
+                                : ladder_time_device(launch_variant, &launch, &timing);
+
+    ladder_check after = ladder_validate_variant(c, state, v, (*seed)++);
+
+    rec->samples = (int)t.ms.count;
+    rec->median_ms = t.ms.median;
+    rec->min_ms = t.ms.min;
+    rec->max_ms = t.ms.max;
+    rec->rel_spread = t.ms.rel_spread;
+    rec->throttled_samples = t.throttled_samples;
+    rec->throttled = t.throttled_samples > 0;
+    rec->sm_clock_mhz = t.sm_clock_mhz;
+    rec->rel_error = fmax(before.rel_error, after.rel_error);
+    rec->tolerance = before.tolerance;
+    rec->valid = before.passed && after.passed;
+    fill_performance(rec, c, state, d);
+}
+
+ladder_status ladder_run_case(const ladder_case *c, const ladder_size *size, const ladder_device *d,
+                              const ladder_run_options *o, ladder_results *results, char *err, size_t err_len)
+{
+    ladder_status status = LADDER_OK;
+    void *state = c->create(size, &status, err, err_len);
+    if (!state) return status;
+
+    int selected = o->variant ? ladder_find_variant(c, o->variant) : -1;
+    uint64_t seed = o->seed;
+    char size_text[64];
+    ladder_format_size(size, size_text, sizeof size_text);
+    size_t first = results->count;
+    for (int i = 0; i < c->variant_count; ++i) {
+        int wanted = !o->variant || i == selected || (c->variants[i].flags & LADDER_BASELINE);
+        if (!wanted) continue;
+        ladder_record *rec = ladder_results_add(results);
+        snprintf(rec->case_name, sizeof rec->case_name, "%s", c->name);
+        snprintf(rec->size, sizeof rec->size, "%s", size_text);
+        run_variant(c, state, i, d, o, &seed, rec);
+    }
+    ladder_results_relate(results, first);
+    c->destroy(state);
+    return LADDER_OK;
+}

@@ -1,0 +1,98 @@
+#include "size.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Largest single dimension we accept: far beyond any device memory, small
+ * enough that products of a few dimensions stay inside 64-bit arithmetic. */
+#define LADDER_MAX_DIM (1LL << 40)
+
+static int parse_number(const char **p, long long *value)
+{
+    if (!isdigit((unsigned char)**p)) return -1;
+    errno = 0;
+    char *end;
+    long long v = strtoll(*p, &end, 10);
+    if (errno == ERANGE || v > LADDER_MAX_DIM) return -1;
+    *p = end;
+    *value = v;
+    return 0;
+}
+
+static int parse_term(const char **p, long long *value)
+{
+    long long base;
+    if (parse_number(p, &base)) return -1;
+    if (**p != '^') {
+        *value = base;
+        return 0;
+    }
+    ++*p;
+    long long exponent;
+    if (parse_number(p, &exponent) || exponent > 63) return -1;
+    long long v = 1;
+    for (long long i = 0; i < exponent; ++i) {
+        if (base > 1 && v > LADDER_MAX_DIM / base) return -1;
+        v *= base;
+    }
+    *value = v;
+    return 0;
+}
+
+static int parse_dimension(const char **p, long long *value)
+{
+    long long total;
+    if (parse_term(p, &total)) return -1;
+    while (**p == '+' || **p == '-') {
+        char op = *(*p)++;
+        long long term;
+        if (parse_term(p, &term)) return -1;
+        total = op == '+' ? total + term : total - term;
+        if (total > LADDER_MAX_DIM) return -1;
+    }
+    *value = total;
+    return 0;
+}
+
+int ladder_parse_size(const char *spec, ladder_size *out, char *err, size_t err_len)
+{
+    memset(out, 0, sizeof *out);
+    if (!spec || !*spec) {
+        snprintf(err, err_len, "empty size");
+        return -1;
+    }
+    const char *p = spec;
+    for (;;) {
+        if (out->count == LADDER_MAX_DIMS) {
+            snprintf(err, err_len, "size '%s' has more than %d dimensions", spec, LADDER_MAX_DIMS);
+            return -1;
+        }
+        long long v;
+        if (parse_dimension(&p, &v)) {
+            snprintf(err, err_len, "malformed size '%s' (expected e.g. 8192x8192, 2^28-3)", spec);
+            return -1;
+        }
+        if (v < 1) {
+            snprintf(err, err_len, "size '%s' has a dimension below 1", spec);
+            return -1;
+        }
+        out->dim[out->count++] = v;
+        if (*p == '\0') return 0;
+        if (*p != 'x' && *p != 'X') {
+            snprintf(err, err_len, "malformed size '%s' (expected e.g. 8192x8192, 2^28-3)", spec);
+            return -1;
+        }
+        ++p;
+    }
+}
+
+void ladder_format_size(const ladder_size *size, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < size->count && used < len; ++i)
+        used += (size_t)snprintf(buf + used, len - used, i ? "x%lld" : "%lld", size->dim[i]);
+}

@@ -1,0 +1,307 @@
+/* ladder: the command line. Parses, validates everything it can before the
+ * GPU is touched, then hands each case to the harness's runner. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cases/registry.h"
+#include "harness/check.h"
+#include "harness/device.h"
+#include "harness/results.h"
+#include "harness/runner.h"
+#include "harness/size.h"
+#include "harness/timing.h"
+
+#define LADDER_VERSION "0.1.0"
+#define MAX_SIZE_OPTIONS 16
+
+static const char usage_text[] =
+    "usage: ladder <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  list [CASE]            the cases, or one case's variants with their stories\n"
+    "  run [CASE...]          check and time every variant (default: every case)\n"
+    "  device                 properties, theoretical peaks and measured ceilings\n"
+    "\n"
+    "options for run (and device, where they apply):\n"
+    "  --size SPEC            problem size for every case named, e.g. 8192x8192 or 2^28-3\n"
+    "  --size CASE=SPEC       problem size for one case (repeatable)\n"
+    "  --variant NAME|INDEX   run one variant (and the baseline)\n"
+    "  --device N             GPU ordinal (default 0)\n"
+    "  --samples N            at least N timed samples per variant (default 10, minimum 10)\n"
+    "  --time-cap SECONDS     sampling time per variant after the minimum (default 1)\n"
+    "  --seed N               random seed for the inputs (default: from the clock, printed)\n"
+    "  --quick                small sizes and short sampling, for a fast look\n"
+    "  --json FILE            write every record as JSON (written whole or not at all)\n"
+    "  --csv FILE             the same records as CSV\n"
+    "  --help, --version\n";
+
+typedef struct size_option {
+    const char *case_name; /* NULL: every case */
+    ladder_size size;
+} size_option;
+
+typedef struct cli {
+    const char *command;
+    const char *cases[64];
+    int case_count;
+    size_option sizes[MAX_SIZE_OPTIONS];
+    int size_count;
+    const char *variant;
+    int device;
+    int samples;
+    double time_cap_s;
+    uint64_t seed;
+    int seed_given;
+    int quick;
+    const char *json_path, *csv_path;
+} cli;
+
+static void usage_error(const char *fmt, const char *arg) __attribute__((noreturn));
+static void usage_error(const char *fmt, const char *arg)
+{
+    fputs("ladder: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs(" (see ladder --help)\n", stderr);
+    exit(LADDER_EXIT_USAGE);
+}
+
+static long parse_count(const char *option, const char *text, long min, long max)
+{
+    char *end;
+    long v = strtol(text, &end, 10);
+    if (!*text || *end || v < min || v > max) {
+        fprintf(stderr, "ladder: %s needs a whole number from %ld to %ld, not '%s' (see ladder --help)\n", option,
+                min, max, text);
+        exit(LADDER_EXIT_USAGE);
+    }
+    return v;
+}
+
+static void add_size(cli *c, const char *arg)
+{
+    if (c->size_count == MAX_SIZE_OPTIONS) usage_error("too many --size options%s", "");
+    size_option *s = &c->sizes[c->size_count++];
+    const char *spec = arg;
+    const char *equals = strchr(arg, '=');
+    static char names[MAX_SIZE_OPTIONS][64];
+    if (equals) {
+        size_t len = (size_t)(equals - arg);
+        if (len >= sizeof names[0]) usage_error("unknown case in --size '%s'", arg);
+        memcpy(names[c->size_count - 1], arg, len);
+        names[c->size_count - 1][len] = '\0';
+        s->case_name = names[c->size_count - 1];
+        if (!ladder_find_case(s->case_name)) usage_error("unknown case '%s' in --size", s->case_name);
+        spec = equals + 1;
+    }
+    char err[256];
+    if (ladder_parse_size(spec, &s->size, err, sizeof err) != 0) usage_error("%s", err);
+}
+
+static const char *option_value(int argc, char **argv, int *i)
+{
+    if (*i + 1 >= argc) usage_error("option %s needs a value", argv[*i]);
+    return argv[++*i];
+}
+
+static cli parse_command_line(int argc, char **argv)
+{
+    cli c = {0};
+    c.samples = 10;
+    c.time_cap_s = 1.0;
+    for (int i = 1; i < argc; ++i) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(usage_text, stdout);
+            exit(0);
+        } else if (strcmp(a, "--version") == 0) {
+            printf("ladder %s\n", LADDER_VERSION);
+            exit(0);
+        } else if (strcmp(a, "--size") == 0) {
+            add_size(&c, option_value(argc, argv, &i));
+        } else if (strcmp(a, "--variant") == 0) {
+            c.variant = option_value(argc, argv, &i);
+        } else if (strcmp(a, "--device") == 0) {
+            c.device = (int)parse_count("--device", option_value(argc, argv, &i), 0, 1024);
+        } else if (strcmp(a, "--samples") == 0) {
+            c.samples = (int)parse_count("--samples", option_value(argc, argv, &i), 10, 100000);
+        } else if (strcmp(a, "--time-cap") == 0) {
+            const char *text = option_value(argc, argv, &i);
+            char *end;
+            c.time_cap_s = strtod(text, &end);
+            if (!*text || *end || !(c.time_cap_s >= 0) || c.time_cap_s > 3600)
+                usage_error("--time-cap needs seconds from 0 to 3600, not '%s'", text);
+        } else if (strcmp(a, "--seed") == 0) {
+            const char *text = option_value(argc, argv, &i);
+            char *end;
+            c.seed = strtoull(text, &end, 10);
+            if (!*text || *end) usage_error("--seed needs a whole number, not '%s'", text);
+            c.seed_given = 1;
+        } else if (strcmp(a, "--quick") == 0) {
+            c.quick = 1;
+        } else if (strcmp(a, "--json") == 0) {
+            c.json_path = option_value(argc, argv, &i);
+        } else if (strcmp(a, "--csv") == 0) {
+            c.csv_path = option_value(argc, argv, &i);
+        } else if (a[0] == '-') {
+            usage_error("unknown option '%s'", a);
+        } else if (!c.command) {
+            c.command = a;
+        } else {
+            if (c.case_count == (int)(sizeof c.cases / sizeof c.cases[0])) usage_error("too many cases%s", "");
+            c.cases[c.case_count++] = a;
+        }
+    }
+    if (!c.command) {
+        fputs(usage_text, stderr);
+        exit(LADDER_EXIT_USAGE);
+    }
+    return c;
+}
+
+static int command_list(const cli *c)
+{
+    if (c->case_count == 0) {
+        for (int i = 0; i < ladder_case_count; ++i)
+            printf("%-12s %s (default size %s)\n", ladder_cases[i]->name, ladder_cases[i]->title,
+                   ladder_cases[i]->default_size);
+        return 0;
+    }
+    for (int k = 0; k < c->case_count; ++k) {
+        const ladder_case *lc = ladder_find_case(c->cases[k]);
+        if (!lc) usage_error("unknown case '%s'", c->cases[k]);
+        printf("%s: %s\n  size: %s (default %s, quick %s)\n", lc->name, lc->title, lc->size_help, lc->default_size,
+               lc->quick_size);
+        for (int i = 0; i < lc->variant_count; ++i) {
+            const ladder_variant *v = &lc->variants[i];
+            printf("%3d  %-24s %s%s\n", i, v->name, (v->flags & LADDER_BASELINE) ? "[baseline] " : "", v->story);
+        }
+    }
+    return 0;
+}
+
+/* The size a case runs at: CASE=SPEC, else a bare --size, else its default. */
+static ladder_size size_for(const cli *c, const ladder_case *lc)
+{
+    const ladder_size *chosen = NULL;
+    for (int i = 0; i < c->size_count; ++i)
+        if (!c->sizes[i].case_name || strcmp(c->sizes[i].case_name, lc->name) == 0) chosen = &c->sizes[i].size;
+    if (chosen) return *chosen;
+    ladder_size s;
+    char err[256];
+    if (ladder_parse_size(c->quick ? lc->quick_size : lc->default_size, &s, err, sizeof err) != 0)
+        ladder_die("case %s has a bad built-in size: %s", lc->name, err);
+    return s;
+}
+
+static void join_arguments(int argc, char **argv, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < argc && used + 1 < len; ++i)
+        used += (size_t)snprintf(buf + used, len - used, i ? " %s" : "%s", argv[i]);
+}
+
+static void open_device_or_die(const cli *c, ladder_device *device)
+{
+    char err[512];
+    if (ladder_device_open(c->device, device, err, sizeof err) != 0) ladder_die("%s", err);
+}
+
+static void write_outputs(const cli *c, const ladder_device *device, const ladder_results *results,
+                          const ladder_run_info *info)
+{
+    char err[512];
+    if (c->json_path && ladder_write_json(c->json_path, device, results, info, err, sizeof err) != 0)
+        ladder_die("%s", err);
+    if (c->csv_path && ladder_write_csv(c->csv_path, device, results, err, sizeof err) != 0) ladder_die("%s", err);
+}
+
+static int command_run(const cli *c, const ladder_run_info *info)
+{
+    const ladder_case *selected[64];
+    int count = 0;
+    if (c->case_count == 0) {
+        for (int i = 0; i < ladder_case_count; ++i) selected[count++] = ladder_cases[i];
+    } else {
+        for (int k = 0; k < c->case_count; ++k) {
+            selected[count] = ladder_find_case(c->cases[k]);
+            if (!selected[count]) usage_error("unknown case '%s'", c->cases[k]);
+            ++count;
+        }
+    }
+    for (int i = 0; i < c->size_count; ++i) {
+        int named = 0;
+        for (int k = 0; k < count; ++k) named |= !c->sizes[i].case_name || !strcmp(c->sizes[i].case_name, selected[k]->name);
+        if (!named) usage_error("--size names case '%s', which is not being run", c->sizes[i].case_name);
+    }
+    if (c->variant)
+        for (int k = 0; k < count; ++k)
+            if (ladder_find_variant(selected[k], c->variant) < 0)
+                usage_error("no variant '%s' in the case", c->variant);
+
+    ladder_device device;
+    open_device_or_die(c, &device);
+    printf("ladder %s, seed %llu%s\n", LADDER_VERSION, (unsigned long long)info->seed, c->quick ? ", quick" : "");
+    ladder_device_measure_ceilings(&device, c->quick);
+    ladder_print_device(stdout, &device);
+
+    ladder_run_options options = {
+        .seed = info->seed, .quick = c->quick, .min_samples = c->samples,
+        .time_cap_s = c->quick ? fmin(c->time_cap_s, 0.2) : c->time_cap_s, .variant = c->variant};
+    ladder_results results = {0};
+    int invalid = 0;
+    for (int k = 0; k < count; ++k) {
+        ladder_size size = size_for(c, selected[k]);
+        size_t first = results.count;
+        char err[512];
+        ladder_status status = ladder_run_case(selected[k], &size, &device, &options, &results, err, sizeof err);
+        if (status == LADDER_BAD_SIZE) {
+            fprintf(stderr, "ladder: %s: %s (see ladder list %s)\n", selected[k]->name, err, selected[k]->name);
+            exit(LADDER_EXIT_USAGE);
+        }
+        if (status == LADDER_NO_MEMORY) ladder_die("%s: %s", selected[k]->name, err);
+        ladder_print_table(stdout, &results, first);
+        fflush(stdout);
+        for (size_t i = first; i < results.count; ++i)
+            invalid |= !results.records[i].skipped && !results.records[i].valid;
+    }
+    write_outputs(c, &device, &results, info);
+    ladder_results_free(&results);
+    ladder_timing_shutdown();
+    if (invalid) {
+        fprintf(stderr, "ladder: some variants produced wrong results (check column)\n");
+        return LADDER_EXIT_INVALID;
+    }
+    return 0;
+}
+
+static int command_device(const cli *c, const ladder_run_info *info)
+{
+    if (c->case_count || c->size_count || c->variant) usage_error("device takes no cases, sizes or variants%s", "");
+    ladder_device device;
+    open_device_or_die(c, &device);
+    ladder_device_measure_ceilings(&device, c->quick);
+    ladder_print_device(stdout, &device);
+    ladder_results none = {0};
+    write_outputs(c, &device, &none, info);
+    ladder_timing_shutdown();
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    cli c = parse_command_line(argc, argv);
+    char command_line[4096];
+    join_arguments(argc, argv, command_line, sizeof command_line);
+    if (!c.seed_given) c.seed = (uint64_t)time(NULL);
+    ladder_run_info info = {command_line, c.seed, c.quick};
+
+    if (strcmp(c.command, "list") == 0) return command_list(&c);
+    if (strcmp(c.command, "run") == 0) return command_run(&c, &info);
+    if (strcmp(c.command, "device") == 0) return command_device(&c, &info);
+    usage_error("unknown command '%s'", c.command);
+}
