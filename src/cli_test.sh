@@ -1,0 +1,57 @@
+#!/bin/sh
+# The command line as a user meets it: exit codes and one-line messages for
+# bad input, and a clean failure (nothing half-written) without a GPU.
+# Usage: cli_test.sh path/to/ladder
+ladder=$1
+failures=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# expect CODE PATTERN ARGS...: exit code CODE and PATTERN somewhere in the output.
+expect() {
+    code=$1 pattern=$2
+    shift 2
+    "$ladder" "$@" >"$tmp/out" 2>&1
+    got=$?
+    if [ "$got" -ne "$code" ] || ! grep -q -- "$pattern" "$tmp/out"; then
+        echo "FAIL: ladder $* -> exit $got (want $code), output:"; sed 's/^/  /' "$tmp/out"
+        failures=$((failures + 1))
+    else
+        echo "ok: ladder $* -> $got"
+    fi
+}
+
+expect 0 "ladder 0" --version
+expect 0 "usage: ladder" --help
+expect 2 "usage: ladder"
+expect 2 "unknown command 'frobnicate'" frobnicate
+expect 2 "unknown option '--bogus'" run --bogus
+expect 2 "unknown case 'nosuchcase'" run nosuchcase
+expect 2 "unknown case 'nosuchcase'" list nosuchcase
+expect 2 "malformed size '12xq'" run transpose --size 12xq
+expect 2 "below 1" run transpose --size 0x5
+expect 2 "unknown case 'nope' in --size" run transpose --size nope=5
+expect 2 "needs a whole number from 10" run --samples 3
+expect 2 "option --json needs a value" run --json
+expect 2 "no variant 'nosuchvariant'" run transpose --variant nosuchvariant
+expect 2 "no variant '99'" run transpose --variant 99
+expect 0 "tiled_padded" list transpose
+expect 0 "transpose" list
+
+# Without a visible GPU: one line that says so, exit 1, and no output file.
+CUDA_VISIBLE_DEVICES= expect 1 "no CUDA device" run transpose --quick --json "$tmp/none.json" --csv "$tmp/none.csv"
+if [ -e "$tmp/none.json" ] || [ -e "$tmp/none.csv" ]; then
+    echo "FAIL: an output file was written by a failed run"; failures=$((failures + 1))
+fi
+CUDA_VISIBLE_DEVICES= expect 1 "no CUDA device" device
+
+# With a GPU: impossible sizes and out-of-memory are clean failures too.
+if "$ladder" device --quick >/dev/null 2>&1; then
+    expect 2 "at most" run transpose --quick --size 99999999x4
+    expect 1 "not available" run transpose --quick --size 300000x300000 --json "$tmp/oom.json"
+    [ -e "$tmp/oom.json" ] && { echo "FAIL: JSON written by a failed run"; failures=$((failures + 1)); }
+    expect 1 "no CUDA device 7" run --device 7
+fi
+
+[ "$failures" -eq 0 ] && echo "cli_test: ok" || echo "cli_test: $failures failed"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Everything the GPU has to confirm, in one call on the device machine:
+#   build for the card, the whole test suite, compute-sanitizer (memcheck,
+#   racecheck, synccheck) over every GPU test, then the ladders with --json.
+# Logs and results go to $OUT (or ./gpu-check-out); a short summary is printed last.
+# Environment: CUDA_ARCH (default: the card's own), CASES (default: all),
+#   LADDER_ARGS (extra `ladder run` options), SKIP_SANITIZER=1, SKIP_RUN=1,
+#   RESULTS_NAME (file name of the results JSON in $OUT).
+set -u
+OUT=${OUT:-$PWD/gpu-check-out}
+mkdir -p "$OUT"
+cd "$(dirname "$0")/.."
+summary=()
+note() { summary+=("$*"); echo "== $*"; }
+
+arch=${CUDA_ARCH:-$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)}
+gpu=$(nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader | head -1)
+note "device: $gpu; building for sm_$arch"
+
+start=$(date +%s)
+if ! make build CUDA_ARCH="$arch" >"$OUT/build.log" 2>&1; then
+    tail -40 "$OUT/build.log"; note "BUILD FAILED"; printf '%s\n' "${summary[@]}"; exit 1
+fi
+note "build: ok ($(( $(date +%s) - start )) s)"
+
+(cd build && ctest --output-on-failure -j 4) >"$OUT/test.log" 2>&1
+tests_rc=$?
+note "tests: $(grep -E 'tests passed|tests failed' "$OUT/test.log" | tail -1) (rc $tests_rc)"
+grep -E "Failed|\*\*\*" "$OUT/test.log" | head -20
+
+if [ "${SKIP_SANITIZER:-0}" != 1 ]; then
+    gpu_commands=()
+    for c in $(build/ladder list | awk '{print $1}'); do gpu_commands+=("build/gpu_validate $c"); done
+    for t in build/*_gpu_test; do [ -x "$t" ] && gpu_commands+=("$t"); done
+    : >"$OUT/sanitizer.log"
+    for tool in memcheck racecheck synccheck; do
+        bad=0
+        for cmd in "${gpu_commands[@]}"; do
+            echo "---- $tool: $cmd" >>"$OUT/sanitizer.log"
+            compute-sanitizer --tool "$tool" --error-exitcode 99 $cmd >>"$OUT/sanitizer.log" 2>&1 || {
+                bad=$((bad + 1)); echo "FAILED: $tool $cmd" >>"$OUT/sanitizer.log"; }
+        done
+        note "compute-sanitizer $tool: $((${#gpu_commands[@]} - bad))/${#gpu_commands[@]} clean"
+    done
+    grep -E "FAILED|ERROR SUMMARY: [1-9]|Hazard|Invalid" "$OUT/sanitizer.log" | head -20
+fi
+
+if [ "${SKIP_RUN:-0}" != 1 ]; then
+    results="$OUT/${RESULTS_NAME:-results.json}"
+    # shellcheck disable=SC2086
+    build/ladder run ${CASES:-} ${LADDER_ARGS:-} --json "$results" >"$OUT/run.log" 2>&1
+    run_rc=$?
+    cat "$OUT/run.log"
+    note "ladder run ${CASES:-(all)} ${LADDER_ARGS:-}: rc $run_rc"
+fi
+
+echo
+echo "==== summary ===="
+printf '%s\n' "${summary[@]}"

@@ -1,0 +1,23 @@
+/* The FP32 lane table behind the theoretical peak: one entry per generation. */
+#include "device.h"
+#include "test_util.h"
+
+int main(void)
+{
+    EXPECT(ladder_fp32_lanes_per_sm(7, 5) == 64);  /* Turing */
+    EXPECT(ladder_fp32_lanes_per_sm(8, 0) == 64);  /* A100 */
+    EXPECT(ladder_fp32_lanes_per_sm(8, 6) == 128); /* GA10x */
+    EXPECT(ladder_fp32_lanes_per_sm(8, 9) == 128); /* Ada */
+    EXPECT(ladder_fp32_lanes_per_sm(9, 0) == 128); /* Hopper */
+    EXPECT(ladder_fp32_lanes_per_sm(12, 0) == 128);
+    EXPECT(ladder_fp32_lanes_per_sm(3, 5) == 0);   /* unknown: no made-up peak */
+
+    /* The ridge point is FMA rate over the better bandwidth ceiling. */
+    ladder_device d = {0};
+    d.ceilings.memcpy_gbps = 3000;
+    d.ceilings.copy_kernel_gbps = 2500;
+    d.ceilings.fma_gflops = 60000;
+    EXPECT_NEAR(ladder_bandwidth_ceiling(&d), 3000, 0);
+    EXPECT_NEAR(ladder_ridge_point(&d), 20, 1e-12);
+    return test_result("device_test");
+}

@@ -1,0 +1,113 @@
+/* The JSON contract: written whole, parsed back by a real JSON parser
+ * (python3), with the documented fields and null for what does not apply. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "results.h"
+#include "test_util.h"
+
+static ladder_device fake_device(void)
+{
+    ladder_device d = {0};
+    snprintf(d.name, sizeof d.name, "Test \"GPU\" \\ 1");
+    d.cc_major = 9;
+    d.sm_count = 132;
+    d.sm_clock_mhz = 1980;
+    d.peak_dram_gbps = 3352;
+    d.ceilings.memcpy_gbps = 3000;
+    d.ceilings.copy_kernel_gbps = 3100;
+    d.ceilings.fma_gflops = 60000;
+    d.ceilings.sgemm_gflops = 50000;
+    d.ceilings.sgemm_n = 4096;
+    d.ceilings_measured = 1;
+    return d;
+}
+
+static void add(ladder_results *r, const char *variant, int index, double ms, int baseline, int skipped)
+{
+    ladder_record *rec = ladder_results_add(r);
+    snprintf(rec->case_name, sizeof rec->case_name, "transpose");
+    snprintf(rec->variant, sizeof rec->variant, "%s", variant);
+    snprintf(rec->size, sizeof rec->size, "8x8");
+    rec->index = index;
+    rec->baseline = baseline;
+    rec->skipped = skipped;
+    if (skipped) {
+        snprintf(rec->reason, sizeof rec->reason, "needs \"tiles\"");
+        return;
+    }
+    rec->median_ms = rec->min_ms = rec->max_ms = ms;
+    rec->samples = 10;
+    rec->bytes = 512;
+    rec->valid = 1;
+}
+
+int main(void)
+{
+    ladder_results r = {0};
+    add(&r, "naive", 0, 4.0, 0, 0);
+    add(&r, "tiled", 1, 1.0, 0, 0);
+    add(&r, "odd", 2, 0, 0, 1);
+    add(&r, "memcpy", 3, 0.8, 1, 0);
+    ladder_results_relate(&r, 0);
+    EXPECT_NEAR(r.records[1].speedup, 4.0, 1e-12);
+    EXPECT_NEAR(r.records[1].ratio_to_baseline, 0.8, 1e-12);
+    EXPECT_NEAR(r.records[0].ratio_to_baseline, 0.2, 1e-12);
+    EXPECT(isnan(r.records[2].speedup));
+
+    char dir[] = "/tmp/ladder_results_test_XXXXXX";
+    EXPECT(mkdtemp(dir) != NULL);
+    char path[256], command[4096], err[512];
+    snprintf(path, sizeof path, "%s/out.json", dir);
+    ladder_device d = fake_device();
+    ladder_run_info info = {"ladder run \"transpose\"", 12345, 0};
+    EXPECT(ladder_write_json(path, &d, &r, &info, err, sizeof err) == 0);
+
+    /* Parse it back and check the contract's fields and types. */
+    snprintf(command, sizeof command,
+             "python3 -c '\n"
+             "import json, math, sys\n"
+             "doc = json.load(open(sys.argv[1]))\n"
+             "dev = doc[\"device\"]\n"
+             "assert dev[\"name\"] == \"Test \\\"GPU\\\" \\\\ 1\", dev[\"name\"]\n"
+             "assert dev[\"cc\"] == \"9.0\"\n"
+             "c = dev[\"ceilings\"]\n"
+             "for k in (\"memcpy_gbps\", \"copy_kernel_gbps\", \"fma_gflops\", \"sgemm_gflops\"): assert c[k] > 0, k\n"
+             "assert doc[\"seed\"] == 12345 and doc[\"schema\"] == 1\n"
+             "res = doc[\"results\"]\n"
+             "assert len(res) == 4\n"
+             "need = \"case variant index size samples median_ms min_ms max_ms rel_spread bytes flops gbps gflops "
+             "fraction_of_ceiling ratio_to_baseline baseline rel_error valid throttled skipped reason\".split()\n"
+             "for rec in res:\n"
+             "    missing = [k for k in need if k not in rec]\n"
+             "    assert not missing, missing\n"
+             "assert res[1][\"speedup\"] == 4 and res[3][\"baseline\"] is True\n"
+             "assert res[2][\"skipped\"] is True and res[2][\"reason\"] == \"needs \\\"tiles\\\"\"\n"
+             "assert res[2][\"median_ms\"] is None and res[0][\"gflops\"] is None\n"
+             "assert res[0][\"reason\"] is None\n"
+             "' %s",
+             path);
+    EXPECT(system(command) == 0);
+
+    /* CSV: a header and one line per record. */
+    snprintf(path, sizeof path, "%s/out.csv", dir);
+    EXPECT(ladder_write_csv(path, &d, &r, err, sizeof err) == 0);
+    FILE *csv = fopen(path, "r");
+    EXPECT(csv != NULL);
+    int lines = 0;
+    for (int ch; csv && (ch = fgetc(csv)) != EOF;) lines += ch == '\n';
+    if (csv) fclose(csv);
+    EXPECT(lines == 5);
+
+    /* A path that cannot be written fails with a message and leaves nothing. */
+    snprintf(path, sizeof path, "%s/missing/out.json", dir);
+    EXPECT(ladder_write_json(path, &d, &r, &info, err, sizeof err) == -1);
+    EXPECT(strstr(err, "cannot write") != NULL);
+    snprintf(command, sizeof command, "rm -rf %s", dir);
+    EXPECT(system(command) == 0);
+
+    ladder_results_free(&r);
+    return test_result("results_test");
+}

@@ -1,0 +1,61 @@
+#include <string.h>
+
+#include "size.h"
+#include "test_util.h"
+
+static void expect_size(const char *spec, int count, long long d0, long long d1, long long d2)
+{
+    ladder_size s;
+    char err[256] = "";
+    int rc = ladder_parse_size(spec, &s, err, sizeof err);
+    EXPECT(rc == 0);
+    if (rc != 0) {
+        fprintf(stderr, "  '%s' rejected: %s\n", spec, err);
+        return;
+    }
+    EXPECT(s.count == count);
+    EXPECT(s.dim[0] == d0);
+    if (count > 1) EXPECT(s.dim[1] == d1);
+    if (count > 2) EXPECT(s.dim[2] == d2);
+}
+
+static void expect_rejected(const char *spec, const char *message_part)
+{
+    ladder_size s;
+    char err[256] = "";
+    EXPECT(ladder_parse_size(spec, &s, err, sizeof err) == -1);
+    EXPECT(strstr(err, message_part) != NULL);
+    if (!strstr(err, message_part)) fprintf(stderr, "  '%s' gave message '%s'\n", spec ? spec : "(null)", err);
+}
+
+int main(void)
+{
+    expect_size("8192", 1, 8192, 0, 0);
+    expect_size("8192x4096", 2, 8192, 4096, 0);
+    expect_size("4096X1024x333", 3, 4096, 1024, 333);
+    expect_size("2^28", 1, 1LL << 28, 0, 0);
+    expect_size("2^28-3", 1, (1LL << 28) - 3, 0, 0);
+    expect_size("1000+3x2^10", 2, 1003, 1024, 0);
+    expect_size("1x1x1x1", 4, 1, 1, 1);
+
+    expect_rejected("", "empty");
+    expect_rejected(NULL, "empty");
+    expect_rejected("abc", "malformed");
+    expect_rejected("12x", "malformed");
+    expect_rejected("x12", "malformed");
+    expect_rejected("12xx3", "malformed");
+    expect_rejected("12.5", "malformed");
+    expect_rejected("-4", "malformed");
+    expect_rejected("0", "below 1");
+    expect_rejected("4-4", "below 1");
+    expect_rejected("5x0", "below 1");
+    expect_rejected("1x2x3x4x5", "more than 4");
+    expect_rejected("2^64", "malformed");
+    expect_rejected("99999999999999999999", "malformed");
+
+    char text[64];
+    ladder_size s = {3, {4096, 1024, 333}};
+    ladder_format_size(&s, text, sizeof text);
+    EXPECT(strcmp(text, "4096x1024x333") == 0);
+    return test_result("size_test");
+}
