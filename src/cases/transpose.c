@@ -55,10 +55,10 @@ static const ladder_variant transpose_variants[] = {
          transpose_tiled_padded, TRANSPOSED),
     RUNG("diagonal", "diagonal block order against partition camping (moot since Fermi's address hashing)",
          transpose_diagonal, TRANSPOSED),
-    RUNG("wide_tile", "64x64 tile, float4 global accesses, conflict-free walk: 4x the loads in flight per block",
+    RUNG("column_order", "padded tile, blocks walk down the input's columns: output rows written in order",
+         transpose_column_order, TRANSPOSED),
+    RUNG("wide_tile", "64x64 tile, 512 threads, float4 accesses, conflict-free walk, column order: more bytes in flight",
          transpose_wide_tile, TRANSPOSED),
-    RUNG("wide_tile_streaming", "the wide tile with evict-first loads and stores: single-use data kept out of L2",
-         transpose_wide_tile_streaming, TRANSPOSED),
     {"memcpy", "cudaMemcpy device to device of the same bytes", (ladder_impl)memcpy_baseline, COPIED,
      LADDER_BASELINE},
 };

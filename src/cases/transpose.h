@@ -19,8 +19,8 @@ transpose_launcher transpose_naive;
 transpose_launcher transpose_tiled;
 transpose_launcher transpose_tiled_padded;
 transpose_launcher transpose_diagonal;
+transpose_launcher transpose_column_order;
 transpose_launcher transpose_wide_tile;
-transpose_launcher transpose_wide_tile_streaming;
 
 #ifndef __CUDACC__
 #include "../harness/case.h"

@@ -7,10 +7,6 @@
 #define TILE 32       /* the classic tile: 32 x 32 elements */
 #define BLOCK_ROWS 8  /* ... moved by 32 x 8 threads, 4 rows each */
 
-static dim3 classic_grid(int rows, int cols)
-{
-    return dim3((cols + TILE - 1) / TILE, (rows + TILE - 1) / TILE);
-}
 
 /* Rung 0, copy: the same 32 x 32 tile walk and 32 x 8 block as the transposes,
  * reading and writing rows, both coalesced. The target for the rungs below. */
@@ -53,64 +49,82 @@ __global__ void naive_kernel(const float *__restrict__ in, float *__restrict__ o
     }
 }
 
-/* Rungs 3-5, the shared-memory tile. A block reads a 32 x 32 tile by rows,
+/* How a tile kernel maps blockIdx to the tile it moves. Blocks are launched
+ * roughly in blockIdx order, so the order decides which tiles are in flight
+ * together. */
+enum block_order {
+    ROW_ORDER,      /* blockIdx.x walks along a row of input tiles */
+    DIAGONAL_ORDER, /* along diagonals of the tile grid */
+    COLUMN_ORDER,   /* blockIdx.x walks down a column of input tiles */
+};
+
+template <int ORDER>
+__device__ __forceinline__ void tile_coordinates(int *tile_row, int *tile_col)
+{
+    if (ORDER == COLUMN_ORDER) {
+        *tile_row = blockIdx.x, *tile_col = blockIdx.y;
+    } else if (ORDER == DIAGONAL_ORDER) {
+        int linear = blockIdx.x + gridDim.x * blockIdx.y;
+        *tile_row = linear % gridDim.y;
+        *tile_col = (linear / gridDim.y + *tile_row) % gridDim.x;
+    } else {
+        *tile_row = blockIdx.y, *tile_col = blockIdx.x;
+    }
+}
+
+template <int ORDER>
+static dim3 tile_grid(int rows, int cols, int tile)
+{
+    int tile_rows = (rows + tile - 1) / tile, tile_cols = (cols + tile - 1) / tile;
+    return ORDER == COLUMN_ORDER ? dim3(tile_rows, tile_cols) : dim3(tile_cols, tile_rows);
+}
+
+/* Rungs 3-6, the shared-memory tile. A block reads a 32 x 32 tile by rows,
  * and writes it transposed, again by rows, reading the tile by columns.
  * PAD = 0: a column of the tile sits in one bank, a 32-way conflict on every
  * read. PAD = 1: rows 33 words apart put a column in 32 different banks.
- * DIAGONAL: blocks are renumbered along diagonals so that consecutively
- * scheduled blocks write to different DRAM partitions (partition camping,
- * the G80/GT200 problem; address hashing has made it moot since Fermi). */
-template <int PAD, bool DIAGONAL>
+ * DIAGONAL_ORDER was the cure for partition camping on G80/GT200 (blocks
+ * in flight together all hitting one DRAM partition); address hashing has
+ * made that moot since Fermi.
+ * COLUMN_ORDER is what the padded tile lacks on Hopper: in row order the
+ * blocks in flight read neighbouring tiles of a few input rows but write
+ * their output to a few hundred bytes in each of thousands of output rows.
+ * Walking down the input's columns instead, the blocks in flight fill whole
+ * output rows one after another; measured on an H200, writes in order are
+ * worth more than reads in order. */
+template <int PAD, int ORDER>
 __global__ void tile_kernel(const float *__restrict__ in, float *__restrict__ out, int rows, int cols)
 {
     __shared__ float tile[TILE][TILE + PAD];
-    int block_x = blockIdx.x, block_y = blockIdx.y;
-    if (DIAGONAL) {
-        int linear = blockIdx.x + gridDim.x * blockIdx.y;
-        block_y = linear % gridDim.y;
-        block_x = (linear / gridDim.y + block_y) % gridDim.x;
-    }
-    int c = block_x * TILE + threadIdx.x;
-    int r0 = block_y * TILE + threadIdx.y;
+    int tile_row, tile_col;
+    tile_coordinates<ORDER>(&tile_row, &tile_col);
+    int c = tile_col * TILE + threadIdx.x;
+    int r0 = tile_row * TILE + threadIdx.y;
     for (int k = 0; k < TILE; k += BLOCK_ROWS)
         if (c < cols && r0 + k < rows) tile[threadIdx.y + k][threadIdx.x] = in[(size_t)(r0 + k) * cols + c];
     __syncthreads();
     /* Out-tile coordinates: out row = in column, out column = in row. */
-    int out_c = block_y * TILE + threadIdx.x;
-    int out_r0 = block_x * TILE + threadIdx.y;
+    int out_c = tile_row * TILE + threadIdx.x;
+    int out_r0 = tile_col * TILE + threadIdx.y;
     for (int k = 0; k < TILE; k += BLOCK_ROWS)
         if (out_c < rows && out_r0 + k < cols)
             out[(size_t)(out_r0 + k) * rows + out_c] = tile[threadIdx.x][threadIdx.y + k];
 }
 
-/* Rungs 6-7, the wide tile. Measured on Hopper, the padded 32 x 32 tile stops
- * well short of copy bandwidth because each block keeps only 4 KB of loads in
- * flight before its barrier: a 32 x 8 block moves one float per load, and at
- * most 8 such blocks fit on an SM. This tile is 64 x 64, each thread moves
- * float4s (16 KB of loads in flight per 256-thread block), and the tile is
- * walked so that 16-byte global accesses and 4-byte shared accesses are both
- * conflict-free: a warp covers 4 rows x 8 float4s, one full 128-byte line per
- * row, and with rows 65 words apart those 32 lanes land in 32 banks whether
- * the tile is read by rows or by columns.
- * STREAMING marks loads and stores evict-first: each byte is touched once, so
- * keeping it in L2 only displaces lines that are still to be written back. */
+/* Rung 7, the wide tile, in column order. The 32 x 8 block keeps 4 KB of
+ * loads in flight before its barrier, one 4-byte load per thread at a time.
+ * This tile is 64 x 64 and each of its 512 threads moves float4s, and the
+ * tile is walked so that 16-byte global accesses and 4-byte shared accesses
+ * are both conflict-free: a warp covers 4 rows x 8 float4s, one full
+ * 128-byte line per row, and with rows 65 words apart those 32 lanes land in
+ * 32 banks whether the tile is read by rows or by columns. On an H200 a
+ * sweep of tile shapes (32..128 square and rectangular, 128..1024 threads,
+ * row, column and grouped block orders) put this shape first; evict-first
+ * cache hints on top of it measured slower. */
 #define WIDE 64
-#define WIDE_THREADS 256
+#define WIDE_THREADS 512
+#define WIDE_ROWS_PER_PASS (4 * WIDE_THREADS / 32)
 
-template <bool STREAMING>
-__device__ __forceinline__ float4 load4(const float *p)
-{
-    return STREAMING ? __ldcs((const float4 *)p) : *(const float4 *)p;
-}
-
-template <bool STREAMING>
-__device__ __forceinline__ void store4(float *p, float4 v)
-{
-    if (STREAMING) __stcs((float4 *)p, v);
-    else *(float4 *)p = v;
-}
-
-template <bool STREAMING>
 __global__ void __launch_bounds__(WIDE_THREADS) wide_tile_kernel(const float *__restrict__ in,
                                                                  float *__restrict__ out, int rows, int cols)
 {
@@ -118,19 +132,21 @@ __global__ void __launch_bounds__(WIDE_THREADS) wide_tile_kernel(const float *__
     int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     int quad = lane & 7;         /* which float4 of a 32-float half row */
     int row_in_warp = lane >> 3; /* which of the warp's 4 rows */
-    int row0 = blockIdx.y * WIDE, col0 = blockIdx.x * WIDE;
+    int tile_row, tile_col;
+    tile_coordinates<COLUMN_ORDER>(&tile_row, &tile_col);
+    int row0 = tile_row * WIDE, col0 = tile_col * WIDE;
     /* Whole tile inside, and every row start 16-byte aligned on both sides:
      * the same for the whole block, so the branch never diverges. */
     bool vector_path = rows % 4 == 0 && cols % 4 == 0 && row0 + WIDE <= rows && col0 + WIDE <= cols;
 
 #pragma unroll
-    for (int pass = 0; pass < 2; ++pass) {
+    for (int pass = 0; pass < WIDE / WIDE_ROWS_PER_PASS; ++pass) {
 #pragma unroll
         for (int half = 0; half < 2; ++half) {
-            int r = pass * 32 + warp * 4 + row_in_warp, c = half * 32 + quad * 4;
+            int r = pass * WIDE_ROWS_PER_PASS + warp * 4 + row_in_warp, c = half * 32 + quad * 4;
             const float *src = in + (size_t)(row0 + r) * cols + col0 + c;
             if (vector_path) {
-                float4 v = load4<STREAMING>(src);
+                float4 v = *(const float4 *)src;
                 tile[r][c] = v.x, tile[r][c + 1] = v.y, tile[r][c + 2] = v.z, tile[r][c + 3] = v.w;
             } else {
 #pragma unroll
@@ -141,14 +157,14 @@ __global__ void __launch_bounds__(WIDE_THREADS) wide_tile_kernel(const float *__
     }
     __syncthreads();
 #pragma unroll
-    for (int pass = 0; pass < 2; ++pass) {
+    for (int pass = 0; pass < WIDE / WIDE_ROWS_PER_PASS; ++pass) {
 #pragma unroll
         for (int half = 0; half < 2; ++half) {
             /* r: output row within the tile (an input column); c: output column (an input row). */
-            int r = pass * 32 + warp * 4 + row_in_warp, c = half * 32 + quad * 4;
+            int r = pass * WIDE_ROWS_PER_PASS + warp * 4 + row_in_warp, c = half * 32 + quad * 4;
             float *dst = out + (size_t)(col0 + r) * rows + row0 + c;
             if (vector_path) {
-                store4<STREAMING>(dst, make_float4(tile[c][r], tile[c + 1][r], tile[c + 2][r], tile[c + 3][r]));
+                *(float4 *)dst = make_float4(tile[c][r], tile[c + 1][r], tile[c + 2][r], tile[c + 3][r]);
             } else {
 #pragma unroll
                 for (int k = 0; k < 4; ++k)
@@ -158,49 +174,46 @@ __global__ void __launch_bounds__(WIDE_THREADS) wide_tile_kernel(const float *__
     }
 }
 
-static dim3 wide_grid(int rows, int cols)
-{
-    return dim3((cols + WIDE - 1) / WIDE, (rows + WIDE - 1) / WIDE);
-}
-
 static const dim3 classic_block(TILE, BLOCK_ROWS);
 
 extern "C" void transpose_copy(const float *in, float *out, int rows, int cols, cudaStream_t stream)
 {
-    copy_kernel<<<classic_grid(rows, cols), classic_block, 0, stream>>>(in, out, rows, cols);
+    copy_kernel<<<tile_grid<ROW_ORDER>(rows, cols, TILE), classic_block, 0, stream>>>(in, out, rows, cols);
 }
 
 extern "C" void transpose_copy_shared(const float *in, float *out, int rows, int cols, cudaStream_t stream)
 {
-    copy_shared_kernel<<<classic_grid(rows, cols), classic_block, 0, stream>>>(in, out, rows, cols);
+    copy_shared_kernel<<<tile_grid<ROW_ORDER>(rows, cols, TILE), classic_block, 0, stream>>>(in, out, rows, cols);
 }
 
 extern "C" void transpose_naive(const float *in, float *out, int rows, int cols, cudaStream_t stream)
 {
-    naive_kernel<<<classic_grid(rows, cols), classic_block, 0, stream>>>(in, out, rows, cols);
+    naive_kernel<<<tile_grid<ROW_ORDER>(rows, cols, TILE), classic_block, 0, stream>>>(in, out, rows, cols);
 }
 
 extern "C" void transpose_tiled(const float *in, float *out, int rows, int cols, cudaStream_t stream)
 {
-    tile_kernel<0, false><<<classic_grid(rows, cols), classic_block, 0, stream>>>(in, out, rows, cols);
+    tile_kernel<0, ROW_ORDER><<<tile_grid<ROW_ORDER>(rows, cols, TILE), classic_block, 0, stream>>>(in, out, rows, cols);
 }
 
 extern "C" void transpose_tiled_padded(const float *in, float *out, int rows, int cols, cudaStream_t stream)
 {
-    tile_kernel<1, false><<<classic_grid(rows, cols), classic_block, 0, stream>>>(in, out, rows, cols);
+    tile_kernel<1, ROW_ORDER><<<tile_grid<ROW_ORDER>(rows, cols, TILE), classic_block, 0, stream>>>(in, out, rows, cols);
 }
 
 extern "C" void transpose_diagonal(const float *in, float *out, int rows, int cols, cudaStream_t stream)
 {
-    tile_kernel<1, true><<<classic_grid(rows, cols), classic_block, 0, stream>>>(in, out, rows, cols);
+    tile_kernel<1, DIAGONAL_ORDER><<<tile_grid<DIAGONAL_ORDER>(rows, cols, TILE), classic_block, 0, stream>>>(
+        in, out, rows, cols);
+}
+
+extern "C" void transpose_column_order(const float *in, float *out, int rows, int cols, cudaStream_t stream)
+{
+    tile_kernel<1, COLUMN_ORDER><<<tile_grid<COLUMN_ORDER>(rows, cols, TILE), classic_block, 0, stream>>>(
+        in, out, rows, cols);
 }
 
 extern "C" void transpose_wide_tile(const float *in, float *out, int rows, int cols, cudaStream_t stream)
 {
-    wide_tile_kernel<false><<<wide_grid(rows, cols), WIDE_THREADS, 0, stream>>>(in, out, rows, cols);
-}
-
-extern "C" void transpose_wide_tile_streaming(const float *in, float *out, int rows, int cols, cudaStream_t stream)
-{
-    wide_tile_kernel<true><<<wide_grid(rows, cols), WIDE_THREADS, 0, stream>>>(in, out, rows, cols);
+    wide_tile_kernel<<<tile_grid<COLUMN_ORDER>(rows, cols, WIDE), WIDE_THREADS, 0, stream>>>(in, out, rows, cols);
 }

@@ -26,10 +26,10 @@ extern "C" void ladder_copy_kernel(const float *src, float *dst, size_t n, int v
     float4 *d = (float4 *)dst;
     size_t n4 = n / 4;
     switch (vectors_per_thread) {
-    case 1: copy_float4<1><<<blocks, 256, 0, stream>>>(s, d, n4); break;
-    case 2: copy_float4<2><<<blocks, 256, 0, stream>>>(s, d, n4); break;
-    case 4: copy_float4<4><<<blocks, 256, 0, stream>>>(s, d, n4); break;
-    default: copy_float4<8><<<blocks, 256, 0, stream>>>(s, d, n4); break;
+    case 1: copy_float4<1><<<blocks, LADDER_COPY_KERNEL_THREADS, 0, stream>>>(s, d, n4); break;
+    case 2: copy_float4<2><<<blocks, LADDER_COPY_KERNEL_THREADS, 0, stream>>>(s, d, n4); break;
+    case 4: copy_float4<4><<<blocks, LADDER_COPY_KERNEL_THREADS, 0, stream>>>(s, d, n4); break;
+    default: copy_float4<8><<<blocks, LADDER_COPY_KERNEL_THREADS, 0, stream>>>(s, d, n4); break;
     }
     CUDA_CHECK_LAUNCH();
 }

@@ -9,6 +9,8 @@
 extern "C" {
 #endif
 
+#define LADDER_COPY_KERNEL_THREADS 256
+
 /* dst[i] = src[i] over n floats (n a multiple of 4, both 16-byte aligned),
  * each thread moving `vectors_per_thread` float4s per grid-stride step. */
 void ladder_copy_kernel(const float *src, float *dst, size_t n, int vectors_per_thread,

@@ -146,12 +146,17 @@ static void measure_bandwidth(ladder_device *d, int quick)
     d->ceilings.memcpy_gbps = bytes / (t.ms.median * 1e-3) / 1e9;
 
     /* The best of a few shapes: how many 16-byte loads each thread keeps in
-     * flight, and whether the grid is sized to the SMs or to the data. */
+     * flight, and whether the grid covers the data (one pass, measured best
+     * on an H200) or is sized to the SMs and strides over it. */
     static const int vectors[] = {1, 2, 4, 8};
+    size_t float4s = n / 4;
     for (size_t v = 0; v < sizeof vectors / sizeof vectors[0]; ++v) {
-        for (int blocks_per_sm = 4; blocks_per_sm <= 32; blocks_per_sm *= 8) {
+        size_t per_block = (size_t)LADDER_COPY_KERNEL_THREADS * (size_t)vectors[v];
+        int covering = (int)((float4s + per_block - 1) / per_block);
+        int grids[] = {covering, d->sm_count * 4, d->sm_count * 32};
+        for (int g = 0; g < 3; ++g) {
             c.vectors_per_thread = vectors[v];
-            c.blocks = d->sm_count * blocks_per_sm;
+            c.blocks = grids[g];
             t = ladder_time_device(launch_copy_kernel, &c, &ceiling_timing);
             double gbps = bytes / (t.ms.median * 1e-3) / 1e9;
             if (gbps > d->ceilings.copy_kernel_gbps) d->ceilings.copy_kernel_gbps = gbps;
