@@ -8,16 +8,34 @@
 #define BLOCK_ROWS 8  /* ... moved by 32 x 8 threads, 4 rows each */
 
 
+#define STRIP (TILE / BLOCK_ROWS) /* elements each thread moves */
+
+/* Every thread of the classic kernels moves a strip of STRIP elements of
+ * one column, BLOCK_ROWS rows apart. All its loads are issued before the
+ * first use, as predicated loads, so each thread keeps STRIP requests in
+ * flight; a guarded load-use-load-use loop would keep one. */
+__device__ __forceinline__ void load_strip(float v[STRIP], const float *__restrict__ in, int rows, int cols,
+                                           int r0, int c)
+{
+#pragma unroll
+    for (int k = 0; k < STRIP; ++k) {
+        int r = r0 + k * BLOCK_ROWS;
+        v[k] = r < rows && c < cols ? in[(size_t)r * cols + c] : 0.0f;
+    }
+}
+
 /* Rung 0, copy: the same 32 x 32 tile walk and 32 x 8 block as the transposes,
  * reading and writing rows, both coalesced. The target for the rungs below. */
 __global__ void copy_kernel(const float *__restrict__ in, float *__restrict__ out, int rows, int cols)
 {
     int c = blockIdx.x * TILE + threadIdx.x;
     int r0 = blockIdx.y * TILE + threadIdx.y;
-    if (c >= cols) return;
-    for (int k = 0; k < TILE; k += BLOCK_ROWS) {
-        int r = r0 + k;
-        if (r < rows) out[(size_t)r * cols + c] = in[(size_t)r * cols + c];
+    float v[STRIP];
+    load_strip(v, in, rows, cols, r0, c);
+#pragma unroll
+    for (int k = 0; k < STRIP; ++k) {
+        int r = r0 + k * BLOCK_ROWS;
+        if (r < rows && c < cols) out[(size_t)r * cols + c] = v[k];
     }
 }
 
@@ -28,11 +46,16 @@ __global__ void copy_shared_kernel(const float *__restrict__ in, float *__restri
     __shared__ float tile[TILE][TILE];
     int c = blockIdx.x * TILE + threadIdx.x;
     int r0 = blockIdx.y * TILE + threadIdx.y;
-    for (int k = 0; k < TILE; k += BLOCK_ROWS)
-        if (c < cols && r0 + k < rows) tile[threadIdx.y + k][threadIdx.x] = in[(size_t)(r0 + k) * cols + c];
+    float v[STRIP];
+    load_strip(v, in, rows, cols, r0, c);
+#pragma unroll
+    for (int k = 0; k < STRIP; ++k) tile[threadIdx.y + k * BLOCK_ROWS][threadIdx.x] = v[k];
     __syncthreads();
-    for (int k = 0; k < TILE; k += BLOCK_ROWS)
-        if (c < cols && r0 + k < rows) out[(size_t)(r0 + k) * cols + c] = tile[threadIdx.y + k][threadIdx.x];
+#pragma unroll
+    for (int k = 0; k < STRIP; ++k) {
+        int r = r0 + k * BLOCK_ROWS;
+        if (r < rows && c < cols) out[(size_t)r * cols + c] = tile[threadIdx.y + k * BLOCK_ROWS][threadIdx.x];
+    }
 }
 
 /* Rung 2, naive transpose: reads rows (coalesced), writes columns: each warp's
@@ -42,10 +65,12 @@ __global__ void naive_kernel(const float *__restrict__ in, float *__restrict__ o
 {
     int c = blockIdx.x * TILE + threadIdx.x;
     int r0 = blockIdx.y * TILE + threadIdx.y;
-    if (c >= cols) return;
-    for (int k = 0; k < TILE; k += BLOCK_ROWS) {
-        int r = r0 + k;
-        if (r < rows) out[(size_t)c * rows + r] = in[(size_t)r * cols + c];
+    float v[STRIP];
+    load_strip(v, in, rows, cols, r0, c);
+#pragma unroll
+    for (int k = 0; k < STRIP; ++k) {
+        int r = r0 + k * BLOCK_ROWS;
+        if (r < rows && c < cols) out[(size_t)c * rows + r] = v[k];
     }
 }
 
@@ -98,17 +123,19 @@ __global__ void tile_kernel(const float *__restrict__ in, float *__restrict__ ou
     __shared__ float tile[TILE][TILE + PAD];
     int tile_row, tile_col;
     tile_coordinates<ORDER>(&tile_row, &tile_col);
-    int c = tile_col * TILE + threadIdx.x;
-    int r0 = tile_row * TILE + threadIdx.y;
-    for (int k = 0; k < TILE; k += BLOCK_ROWS)
-        if (c < cols && r0 + k < rows) tile[threadIdx.y + k][threadIdx.x] = in[(size_t)(r0 + k) * cols + c];
+    float v[STRIP];
+    load_strip(v, in, rows, cols, tile_row * TILE + threadIdx.y, tile_col * TILE + threadIdx.x);
+#pragma unroll
+    for (int k = 0; k < STRIP; ++k) tile[threadIdx.y + k * BLOCK_ROWS][threadIdx.x] = v[k];
     __syncthreads();
     /* Out-tile coordinates: out row = in column, out column = in row. */
     int out_c = tile_row * TILE + threadIdx.x;
     int out_r0 = tile_col * TILE + threadIdx.y;
-    for (int k = 0; k < TILE; k += BLOCK_ROWS)
-        if (out_c < rows && out_r0 + k < cols)
-            out[(size_t)(out_r0 + k) * rows + out_c] = tile[threadIdx.x][threadIdx.y + k];
+#pragma unroll
+    for (int k = 0; k < STRIP; ++k) {
+        int out_r = out_r0 + k * BLOCK_ROWS;
+        if (out_c < rows && out_r < cols) out[(size_t)out_r * rows + out_c] = tile[threadIdx.x][threadIdx.y + k * BLOCK_ROWS];
+    }
 }
 
 /* Rung 7, the wide tile, in column order. The 32 x 8 block keeps 4 KB of
@@ -125,51 +152,68 @@ __global__ void tile_kernel(const float *__restrict__ in, float *__restrict__ ou
 #define WIDE_THREADS 512
 #define WIDE_ROWS_PER_PASS (4 * WIDE_THREADS / 32)
 
+#define WIDE_VECTORS (WIDE * WIDE / 4 / WIDE_THREADS) /* float4s each thread moves */
+
+/* Thread's i-th float4 of the tile: a warp covers 4 rows x 8 float4s. */
+__device__ __forceinline__ void wide_position(int i, int *r, int *c)
+{
+    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    int pass = i / 2, half = i % 2;
+    *r = pass * WIDE_ROWS_PER_PASS + warp * 4 + (lane >> 3);
+    *c = half * 32 + (lane & 7) * 4;
+}
+
 __global__ void __launch_bounds__(WIDE_THREADS) wide_tile_kernel(const float *__restrict__ in,
                                                                  float *__restrict__ out, int rows, int cols)
 {
     __shared__ float tile[WIDE][WIDE + 1];
-    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    int quad = lane & 7;         /* which float4 of a 32-float half row */
-    int row_in_warp = lane >> 3; /* which of the warp's 4 rows */
     int tile_row, tile_col;
     tile_coordinates<COLUMN_ORDER>(&tile_row, &tile_col);
     int row0 = tile_row * WIDE, col0 = tile_col * WIDE;
     /* Whole tile inside, and every row start 16-byte aligned on both sides:
-     * the same for the whole block, so the branch never diverges. */
+     * the same for the whole block, so the branch never diverges, and it
+     * sits outside the loads so that they all issue back to back. */
     bool vector_path = rows % 4 == 0 && cols % 4 == 0 && row0 + WIDE <= rows && col0 + WIDE <= cols;
 
+    float4 v[WIDE_VECTORS];
+    if (vector_path) {
 #pragma unroll
-    for (int pass = 0; pass < WIDE / WIDE_ROWS_PER_PASS; ++pass) {
-#pragma unroll
-        for (int half = 0; half < 2; ++half) {
-            int r = pass * WIDE_ROWS_PER_PASS + warp * 4 + row_in_warp, c = half * 32 + quad * 4;
-            const float *src = in + (size_t)(row0 + r) * cols + col0 + c;
-            if (vector_path) {
-                float4 v = *(const float4 *)src;
-                tile[r][c] = v.x, tile[r][c + 1] = v.y, tile[r][c + 2] = v.z, tile[r][c + 3] = v.w;
-            } else {
-#pragma unroll
-                for (int k = 0; k < 4; ++k)
-                    if (row0 + r < rows && col0 + c + k < cols) tile[r][c + k] = src[k];
-            }
+        for (int i = 0; i < WIDE_VECTORS; ++i) {
+            int r, c;
+            wide_position(i, &r, &c);
+            v[i] = *(const float4 *)(in + (size_t)(row0 + r) * cols + col0 + c);
         }
+    } else {
+#pragma unroll
+        for (int i = 0; i < WIDE_VECTORS; ++i) {
+            int r, c;
+            wide_position(i, &r, &c);
+            float e[4];
+#pragma unroll
+            for (int k = 0; k < 4; ++k)
+                e[k] = row0 + r < rows && col0 + c + k < cols ? in[(size_t)(row0 + r) * cols + col0 + c + k] : 0.0f;
+            v[i] = make_float4(e[0], e[1], e[2], e[3]);
+        }
+    }
+#pragma unroll
+    for (int i = 0; i < WIDE_VECTORS; ++i) {
+        int r, c;
+        wide_position(i, &r, &c);
+        tile[r][c] = v[i].x, tile[r][c + 1] = v[i].y, tile[r][c + 2] = v[i].z, tile[r][c + 3] = v[i].w;
     }
     __syncthreads();
 #pragma unroll
-    for (int pass = 0; pass < WIDE / WIDE_ROWS_PER_PASS; ++pass) {
+    for (int i = 0; i < WIDE_VECTORS; ++i) {
+        /* r: output row within the tile (an input column); c: output column (an input row). */
+        int r, c;
+        wide_position(i, &r, &c);
+        float *dst = out + (size_t)(col0 + r) * rows + row0 + c;
+        if (vector_path) {
+            *(float4 *)dst = make_float4(tile[c][r], tile[c + 1][r], tile[c + 2][r], tile[c + 3][r]);
+        } else {
 #pragma unroll
-        for (int half = 0; half < 2; ++half) {
-            /* r: output row within the tile (an input column); c: output column (an input row). */
-            int r = pass * WIDE_ROWS_PER_PASS + warp * 4 + row_in_warp, c = half * 32 + quad * 4;
-            float *dst = out + (size_t)(col0 + r) * rows + row0 + c;
-            if (vector_path) {
-                *(float4 *)dst = make_float4(tile[c][r], tile[c + 1][r], tile[c + 2][r], tile[c + 3][r]);
-            } else {
-#pragma unroll
-                for (int k = 0; k < 4; ++k)
-                    if (col0 + r < cols && row0 + c + k < rows) dst[k] = tile[c + k][r];
-            }
+            for (int k = 0; k < 4; ++k)
+                if (col0 + r < cols && row0 + c + k < rows) dst[k] = tile[c + k][r];
         }
     }
 }
