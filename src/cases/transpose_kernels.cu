@@ -24,9 +24,14 @@ __device__ __forceinline__ void load_strip(float v[STRIP], const float *__restri
     }
 }
 
-/* Rung 0, copy: the same 32 x 32 tile walk and 32 x 8 block as the transposes,
- * reading and writing rows, both coalesced. The target for the rungs below. */
-__global__ void copy_kernel(const float *__restrict__ in, float *__restrict__ out, int rows, int cols)
+/* Rung 0, copy (TRANSPOSED = false): the same 32 x 32 tile walk and 32 x 8
+ * block as the transposes, reading and writing rows, both coalesced: the
+ * target for the rungs below.
+ * Rung 2, naive transpose (TRANSPOSED = true): the same reads, but the
+ * writes go down columns: each warp's store touches 32 different 32-byte
+ * sectors, so DRAM writes whole sectors for 4 useful bytes each. */
+template <bool TRANSPOSED>
+__global__ void direct_kernel(const float *__restrict__ in, float *__restrict__ out, int rows, int cols)
 {
     int c = blockIdx.x * TILE + threadIdx.x;
     int r0 = blockIdx.y * TILE + threadIdx.y;
@@ -35,7 +40,7 @@ __global__ void copy_kernel(const float *__restrict__ in, float *__restrict__ ou
 #pragma unroll
     for (int k = 0; k < STRIP; ++k) {
         int r = r0 + k * BLOCK_ROWS;
-        if (r < rows && c < cols) out[(size_t)r * cols + c] = v[k];
+        if (r < rows && c < cols) out[TRANSPOSED ? (size_t)c * rows + r : (size_t)r * cols + c] = v[k];
     }
 }
 
@@ -55,22 +60,6 @@ __global__ void copy_shared_kernel(const float *__restrict__ in, float *__restri
     for (int k = 0; k < STRIP; ++k) {
         int r = r0 + k * BLOCK_ROWS;
         if (r < rows && c < cols) out[(size_t)r * cols + c] = tile[threadIdx.y + k * BLOCK_ROWS][threadIdx.x];
-    }
-}
-
-/* Rung 2, naive transpose: reads rows (coalesced), writes columns: each warp's
- * store touches 32 different 32-byte sectors, so DRAM writes whole sectors
- * for 4 useful bytes each. */
-__global__ void naive_kernel(const float *__restrict__ in, float *__restrict__ out, int rows, int cols)
-{
-    int c = blockIdx.x * TILE + threadIdx.x;
-    int r0 = blockIdx.y * TILE + threadIdx.y;
-    float v[STRIP];
-    load_strip(v, in, rows, cols, r0, c);
-#pragma unroll
-    for (int k = 0; k < STRIP; ++k) {
-        int r = r0 + k * BLOCK_ROWS;
-        if (r < rows && c < cols) out[(size_t)c * rows + r] = v[k];
     }
 }
 
@@ -222,7 +211,7 @@ static const dim3 classic_block(TILE, BLOCK_ROWS);
 
 extern "C" void transpose_copy(const float *in, float *out, int rows, int cols, cudaStream_t stream)
 {
-    copy_kernel<<<tile_grid<ROW_ORDER>(rows, cols, TILE), classic_block, 0, stream>>>(in, out, rows, cols);
+    direct_kernel<false><<<tile_grid<ROW_ORDER>(rows, cols, TILE), classic_block, 0, stream>>>(in, out, rows, cols);
 }
 
 extern "C" void transpose_copy_shared(const float *in, float *out, int rows, int cols, cudaStream_t stream)
@@ -232,7 +221,7 @@ extern "C" void transpose_copy_shared(const float *in, float *out, int rows, int
 
 extern "C" void transpose_naive(const float *in, float *out, int rows, int cols, cudaStream_t stream)
 {
-    naive_kernel<<<tile_grid<ROW_ORDER>(rows, cols, TILE), classic_block, 0, stream>>>(in, out, rows, cols);
+    direct_kernel<true><<<tile_grid<ROW_ORDER>(rows, cols, TILE), classic_block, 0, stream>>>(in, out, rows, cols);
 }
 
 extern "C" void transpose_tiled(const float *in, float *out, int rows, int cols, cudaStream_t stream)
