@@ -13,7 +13,7 @@ expect() {
     shift 2
     "$ladder" "$@" >"$tmp/out" 2>&1
     got=$?
-    if [ "$got" -ne "$code" ] || ! grep -q -- "$pattern" "$tmp/out"; then
+    if [ "$got" -ne "$code" ] || { [ -n "$pattern" ] && ! grep -q -- "$pattern" "$tmp/out"; }; then
         echo "FAIL: ladder $* -> exit $got (want $code), output:"; sed 's/^/  /' "$tmp/out"
         failures=$((failures + 1))
     else
@@ -37,6 +37,16 @@ expect 2 "no variant 'nosuchvariant'" run transpose --variant nosuchvariant
 expect 2 "no variant '99'" run transpose --variant 99
 expect 0 "tiled_padded" list transpose
 expect 0 "transpose" list
+
+# Reports: from a real results file, and a clean failure for a bad one.
+results=$(dirname "$0")/../docs/results/nvidia-h200.json
+expect 0 "" report "$results" -o "$tmp/report.html"
+grep -q "<svg" "$tmp/report.html" && grep -q "transpose" "$tmp/report.html" || {
+    echo "FAIL: the report has no chart"; failures=$((failures + 1)); }
+echo "not json" >"$tmp/bad.json"
+expect 1 "cannot make a report" report "$tmp/bad.json" -o "$tmp/bad.html"
+[ -e "$tmp/bad.html" ] && { echo "FAIL: a report was written from bad input"; failures=$((failures + 1)); }
+expect 2 "required" report "$results"
 
 # Without a visible GPU: one line that says so, exit 1, and no output file.
 CUDA_VISIBLE_DEVICES= expect 1 "no CUDA device" run transpose --quick --json "$tmp/none.json" --csv "$tmp/none.csv"

@@ -1,11 +1,13 @@
 /* ladder: the command line. Parses, validates everything it can before the
  * GPU is touched, then hands each case to the harness's runner. */
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cases/registry.h"
 #include "harness/check.h"
@@ -25,6 +27,8 @@ static const char usage_text[] =
     "  list [CASE]            the cases, or one case's variants with their stories\n"
     "  run [CASE...]          check and time every variant (default: every case)\n"
     "  device                 properties, theoretical peaks and measured ceilings\n"
+    "  report RESULTS.json -o REPORT.html\n"
+    "                         one HTML page: roofline, a chart per ladder, the sweeps\n"
     "\n"
     "options for run (and device, where they apply):\n"
     "  --size SPEC            problem size for every case named, e.g. 8192x8192 or 2^28-3\n"
@@ -292,8 +296,24 @@ static int command_device(const cli *c, const ladder_run_info *info)
     return 0;
 }
 
+/* Reports are made by Python (plain SVG, no plotting library), next to the
+ * sources; the C tool only hands the arguments over. */
+static int command_report(int argc, char **argv)
+{
+    char script[4096];
+    snprintf(script, sizeof script, "%s/report.py", LADDER_SCRIPT_DIR);
+    char *args[argc + 2];
+    args[0] = "python3";
+    args[1] = script;
+    for (int i = 2; i < argc; ++i) args[i] = argv[i];
+    args[argc] = NULL;
+    execvp("python3", args);
+    ladder_die("cannot run python3 for the report: %s", strerror(errno));
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "report") == 0) return command_report(argc, argv);
     cli c = parse_command_line(argc, argv);
     char command_line[4096];
     join_arguments(argc, argv, command_line, sizeof command_line);
