@@ -177,7 +177,12 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
     *p = (ado_problem){s->device_input, s->device_matrix, s->device_means, s->device_out, s->L, s->M, s->N};
     CUBLAS_CHECK(cublasCreate(&p->blas));
     CUBLAS_CHECK(cublasSetMathMode(p->blas, CUBLAS_DEFAULT_MATH));
-    CUDA_CHECK(cudaStreamCreate(&p->side_stream));
+    /* The side stream runs the overlapped rung's SGEMMs at the highest
+     * priority: their blocks take SMs as soon as mean-stage blocks retire,
+     * instead of queueing behind the next slice's thousands of blocks. */
+    int least, greatest;
+    CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    CUDA_CHECK(cudaStreamCreateWithPriority(&p->side_stream, cudaStreamDefault, greatest));
     CUDA_CHECK(cudaEventCreateWithFlags(&p->chunk_ready, cudaEventDisableTiming));
     CUDA_CHECK(cudaEventCreateWithFlags(&p->side_done, cudaEventDisableTiming));
     return s;

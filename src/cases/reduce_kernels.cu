@@ -167,8 +167,9 @@ __global__ void interleaved_divergent_kernel(const float *__restrict__ in, float
 
 /* Rung 1, interleaved without divergence: thread t works on index
  * 2*stride*t, so the active threads are contiguous and whole warps retire.
- * But a warp's lanes now touch words 2*stride apart: at stride 16 every lane
- * of a warp hits the same bank (a 16-way conflict at stride 16, 2-way at 1). */
+ * But a warp's lanes now touch words 2*stride apart, which fall in the same
+ * banks: a 2-way conflict at stride 1, 4-way at 2, 8-way from stride 4 on
+ * (with 256 threads, fewer lanes are active at the larger strides). */
 __global__ void interleaved_bank_conflicts_kernel(const float *__restrict__ in, float *__restrict__ out,
                                                   long long n)
 {
