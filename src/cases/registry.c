@@ -3,9 +3,13 @@
 #include <string.h>
 
 extern const ladder_case transpose_case;
+extern const ladder_case reduce_case;
+extern const ladder_case ado_case;
 
 const ladder_case *const ladder_cases[] = {
     &transpose_case,
+    &reduce_case,
+    &ado_case,
 };
 const int ladder_case_count = (int)(sizeof ladder_cases / sizeof ladder_cases[0]);
 
