@@ -34,6 +34,7 @@ expect 2 "unknown case 'nope' in --size" run transpose --size nope=5
 expect 2 "needs a whole number from 10" run --samples 3
 expect 2 "option --json needs a value" run --json
 expect 2 "no variant 'nosuchvariant'" run transpose --variant nosuchvariant
+expect 2 "not being run" run transpose --size reduce=5
 expect 2 "no variant '99'" run transpose --variant 99
 expect 0 "tiled_padded" list transpose
 expect 0 "transpose" list
