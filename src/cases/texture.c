@@ -516,7 +516,8 @@ static void make_sampled_textures(texture_state *s)
 static void *create(const ladder_size *size, ladder_status *status, char *err, size_t err_len)
 {
     long long rows = size->count == 2 ? size->dim[0] : 1, cols = size->dim[size->count - 1];
-    if (size->count > 2 || rows * cols > (1LL << 31) - 2 * TEXTURE_MAX_SHIFT) {
+    if (size->count > 2 || rows > (1LL << 31) || cols > (1LL << 31) ||
+        rows * cols > (1LL << 31) - 2 * TEXTURE_MAX_SHIFT) {
         *status = LADDER_BAD_SIZE;
         snprintf(err, err_len, "texture takes ROWSxCOLS (or N, read as 1xN), at most 2^31 - 64 elements");
         return NULL;

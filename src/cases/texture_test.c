@@ -7,6 +7,9 @@
 #include <stdlib.h>
 
 #include "cases/texture.h"
+#include "harness/case.h"
+
+extern const ladder_case texture_case;
 
 static int failures = 0;
 
@@ -149,6 +152,20 @@ static void test_check_tolerance(void)
     }
 }
 
+static void test_bad_sizes_refused(void)
+{
+    printf("sizes: 3D sizes and more than 2^31 - 64 elements are refused before any allocation\n");
+    const char *bad[] = {"2x3x4", "65536x65536", "2^40x2^40"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        ladder_size size;
+        char err[256] = "";
+        if (ladder_parse_size(bad[i], &size, err, sizeof err) != 0) continue;
+        ladder_status status = LADDER_OK;
+        void *state = texture_case.create(&size, &status, err, sizeof err);
+        EXPECT(!state && status == LADDER_BAD_SIZE && err[0], "size %s accepted", bad[i]);
+    }
+}
+
 int main(void)
 {
     test_nearest();
@@ -157,6 +174,7 @@ int main(void)
     test_bilinear_2d();
     test_sample_positions();
     test_check_tolerance();
+    test_bad_sizes_refused();
     printf(failures ? "texture_test: %d FAILED\n" : "texture_test: all passed\n", failures);
     return failures ? 1 : 0;
 }
