@@ -5,11 +5,19 @@
 extern const ladder_case transpose_case;
 extern const ladder_case reduce_case;
 extern const ladder_case ado_case;
+extern const ladder_case coalescing_case;
+extern const ladder_case smem_case;
+extern const ladder_case smem_banks_case;
+extern const ladder_case texture_case;
 
 const ladder_case *const ladder_cases[] = {
     &transpose_case,
     &reduce_case,
     &ado_case,
+    &coalescing_case,
+    &smem_case,
+    &smem_banks_case,
+    &texture_case,
 };
 const int ladder_case_count = (int)(sizeof ladder_cases / sizeof ladder_cases[0]);
 

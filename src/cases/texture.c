@@ -1,0 +1,620 @@
+/* The texture study (SPEC §10). (1) A shifted copy out[i] = in[i + shift],
+ * shift 0..32, through a plain load, __ldg and tex1Dfetch: on Hopper all three
+ * read through the same unified L1/texture cache, so they are expected to
+ * track each other. (2) 2D sampling of a CUDA array and of pitch-linear
+ * memory with every addressing mode, texel and normalized coordinates,
+ * nearest and linear filtering, each checked element by element against a
+ * CPU model of the hardware rule. Every row reads ROWS * COLS floats and
+ * writes as many (the 2D samples are 1.25 texels apart and cover the whole
+ * texture, so they too read about every texel once): "speedup" is relative
+ * to the plain aligned copy, row 0.
+ * Baseline: cudaMemcpy D2D of the same bytes. */
+#include "texture.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../harness/case.h"
+#include "../harness/check.h"
+#include "../harness/rng.h"
+#include "../harness/validate.h"
+
+/* ---------------- the CPU model of a texture fetch ---------------- */
+
+static const texture_sampler samplers[TEXTURE_SAMPLED_COUNT / 2] = {
+    {TEXTURE_CLAMP, 0, 0},  {TEXTURE_CLAMP, 0, 1},  {TEXTURE_CLAMP, 1, 0},  {TEXTURE_CLAMP, 1, 1},
+    {TEXTURE_BORDER, 0, 0}, {TEXTURE_BORDER, 0, 1}, {TEXTURE_BORDER, 1, 0}, {TEXTURE_BORDER, 1, 1},
+    {TEXTURE_WRAP, 1, 0},   {TEXTURE_WRAP, 1, 1},   {TEXTURE_MIRROR, 1, 0}, {TEXTURE_MIRROR, 1, 1},
+};
+
+texture_sampler texture_sampler_of(int param)
+{
+    return samplers[param % (TEXTURE_SAMPLED_COUNT / 2)];
+}
+
+texture_memory texture_memory_of(int param)
+{
+    return param < TEXTURE_SAMPLED_COUNT / 2 ? TEXTURE_ARRAY : TEXTURE_PITCH;
+}
+
+/* Wrap and mirror act on the normalized coordinate, before scaling: frac(u),
+ * or 1 - frac(u) when floor(u) is odd. Clamp and border leave it alone and
+ * act on texel indices. u * extent is exact in double. */
+static double texel_space(float coordinate, int extent, texture_sampler s)
+{
+    if (!s.normalized) return coordinate;
+    double u = coordinate, period = floor(u);
+    if (s.address == TEXTURE_WRAP) u -= period;
+    if (s.address == TEXTURE_MIRROR) {
+        u -= period;
+        if (fmod(period, 2.0) != 0.0) u = 1.0 - u;
+    }
+    return u * extent;
+}
+
+/* Index i of an axis of `extent` texels, or -1 for a border read. */
+static long long resolve_index(long long i, int extent, texture_address address)
+{
+    long long period;
+    switch (address) {
+    case TEXTURE_CLAMP: return i < 0 ? 0 : i >= extent ? extent - 1 : i;
+    case TEXTURE_BORDER: return i < 0 || i >= extent ? -1 : i;
+    case TEXTURE_WRAP: return ((i % extent) + extent) % extent;
+    case TEXTURE_MIRROR:
+        period = 2LL * extent;
+        i = ((i % period) + period) % period;
+        return i < extent ? i : period - 1 - i;
+    }
+    return -1;
+}
+
+static double texel(const float *texels, int width, int height, texture_address address, long long x, long long y)
+{
+    long long i = resolve_index(x, width, address), j = resolve_index(y, height, address);
+    return i < 0 || j < 0 ? 0.0 : texels[j * width + i]; /* the border colour is 0 */
+}
+
+/* The weight as the hardware stores it: 9-bit fixed point, 8 fractional
+ * bits, so 1.0 is representable. Rounded to nearest; the sample positions
+ * stay a quarter step from every tie and every truncation point, so the GPU
+ * check tells rounding from truncation. */
+static double fixed_point_weight(double fraction)
+{
+    return floor(fraction * 256.0 + 0.5) / 256.0;
+}
+
+double texture_model_fetch(const float *texels, int width, int height, texture_sampler s, float x, float y)
+{
+    double tx = texel_space(x, width, s), ty = texel_space(y, height, s);
+    if (!s.linear) return texel(texels, width, height, s.address, (long long)floor(tx), (long long)floor(ty));
+    double bx = tx - 0.5, by = ty - 0.5;
+    long long i = (long long)floor(bx), j = (long long)floor(by);
+    double alpha = fixed_point_weight(bx - (double)i), beta = fixed_point_weight(by - (double)j);
+    return (1 - alpha) * (1 - beta) * texel(texels, width, height, s.address, i, j) +
+           alpha * (1 - beta) * texel(texels, width, height, s.address, i + 1, j) +
+           (1 - alpha) * beta * texel(texels, width, height, s.address, i, j + 1) +
+           alpha * beta * texel(texels, width, height, s.address, i + 1, j + 1);
+}
+
+ladder_check texture_check_sampled_host(const float *texels, const float *out, int rows, int cols, int param)
+{
+    texture_sampler s = texture_sampler_of(param);
+    double largest = 0;
+    size_t nonfinite = 0;
+#pragma omp parallel for reduction(max : largest) reduction(+ : nonfinite)
+    for (int y = 0; y < rows; ++y) {
+        for (int x = 0; x < cols; ++x) {
+            /* The same float arithmetic as the kernel: IEEE division both sides. */
+            float u = texture_sample_position(x, cols), v = texture_sample_position(y, rows);
+            if (s.normalized) u /= (float)cols, v /= (float)rows;
+            double got = out[(size_t)y * cols + x];
+            double difference = fabs(got - texture_model_fetch(texels, cols, rows, s, u, v));
+            if (!isfinite(got)) ++nonfinite;
+            else if (difference > largest) largest = difference;
+        }
+    }
+    double tolerance = s.linear ? TEXTURE_LINEAR_TOLERANCE : 0.0;
+    ladder_check c = {largest, tolerance, nonfinite, nonfinite == 0 && largest <= tolerance};
+    return c;
+}
+
+/* ---------------- the ladder ---------------- */
+
+static void memcpy_baseline(const texture_inputs *in, int unused, float *out, cudaStream_t stream)
+{
+    (void)unused;
+    CUDA_CHECK(cudaMemcpyAsync(out, in->linear, (size_t)in->count * sizeof(float), cudaMemcpyDeviceToDevice, stream));
+}
+
+#define SWEEP_POINT(name, fn, param, story) {name, story, (ladder_impl)(fn), param, 0}
+
+static const ladder_variant texture_variants[] = {
+    SWEEP_POINT("plain_shift_0", texture_shift_plain, 0,
+                "reference: out[i] = in[i], plain loads, each warp reads one 128-byte line"),
+    SWEEP_POINT("plain_shift_1", texture_shift_plain, 1,
+                "plain load, 4 B late: 5 sectors per warp, 1 shared with the next: expected near shift 0"),
+    SWEEP_POINT("plain_shift_2", texture_shift_plain, 2,
+                "plain load, 8 B late: 5 sectors per warp, 1 shared with the next: expected near shift 0"),
+    SWEEP_POINT("plain_shift_3", texture_shift_plain, 3,
+                "plain load, 12 B late: 5 sectors per warp, 1 shared with the next: expected near shift 0"),
+    SWEEP_POINT("plain_shift_4", texture_shift_plain, 4,
+                "plain load, 16 B late: 5 sectors per warp, 1 shared with the next: expected near shift 0"),
+    SWEEP_POINT("plain_shift_5", texture_shift_plain, 5,
+                "plain load, 20 B late: 5 sectors per warp, 1 shared with the next: expected near shift 0"),
+    SWEEP_POINT("plain_shift_6", texture_shift_plain, 6,
+                "plain load, 24 B late: 5 sectors per warp, 1 shared with the next: expected near shift 0"),
+    SWEEP_POINT("plain_shift_7", texture_shift_plain, 7,
+                "plain load, 28 B late: 5 sectors per warp, 1 shared with the next: expected near shift 0"),
+    SWEEP_POINT("plain_shift_8", texture_shift_plain, 8,
+                "plain load, 32 B late, whole sectors: 4 per warp: expected near shift 0"),
+    SWEEP_POINT("plain_shift_9", texture_shift_plain, 9,
+                "plain load, 36 B late: 5 sectors per warp, 1 shared with the next: expected near shift 0"),
+    SWEEP_POINT("plain_shift_10", texture_shift_plain, 10,
+                "plain load, 40 B late: 5 sectors per warp, 1 shared with the next: expected near shift 0"),
+    SWEEP_POINT("plain_shift_11", texture_shift_plain, 11,
+                "plain load, 44 B late: 5 sectors per warp, 1 shared with the next: expected near shift 0"),
+    SWEEP_POINT("plain_shift_12", texture_shift_plain, 12,
+                "plain load, 48 B late: 5 sectors per warp, 1 shared with the next: expected near shift 0"),
+    SWEEP_POINT("plain_shift_13", texture_shift_plain, 13,
+                "plain load, 52 B late: 5 sectors per warp, 1 shared with the next: expected near shift 0"),
+    SWEEP_POINT("plain_shift_14", texture_shift_plain, 14,
+                "plain load, 56 B late: 5 sectors per warp, 1 shared with the next: expected near shift 0"),
+    SWEEP_POINT("plain_shift_15", texture_shift_plain, 15,
+                "plain load, 60 B late: 5 sectors per warp, 1 shared with the next: expected near shift 0"),
+    SWEEP_POINT("plain_shift_16", texture_shift_plain, 16,
+                "plain load, 64 B late, whole sectors: 4 per warp: expected near shift 0"),
+    SWEEP_POINT("plain_shift_17", texture_shift_plain, 17,
+                "plain load, 68 B late: 5 sectors per warp, 1 shared with the next: expected near shift 0"),
+    SWEEP_POINT("plain_shift_18", texture_shift_plain, 18,
+                "plain load, 72 B late: 5 sectors per warp, 1 shared with the next: expected near shift 0"),
+    SWEEP_POINT("plain_shift_19", texture_shift_plain, 19,
+                "plain load, 76 B late: 5 sectors per warp, 1 shared with the next: expected near shift 0"),
+    SWEEP_POINT("plain_shift_20", texture_shift_plain, 20,
+                "plain load, 80 B late: 5 sectors per warp, 1 shared with the next: expected near shift 0"),
+    SWEEP_POINT("plain_shift_21", texture_shift_plain, 21,
+                "plain load, 84 B late: 5 sectors per warp, 1 shared with the next: expected near shift 0"),
+    SWEEP_POINT("plain_shift_22", texture_shift_plain, 22,
+                "plain load, 88 B late: 5 sectors per warp, 1 shared with the next: expected near shift 0"),
+    SWEEP_POINT("plain_shift_23", texture_shift_plain, 23,
+                "plain load, 92 B late: 5 sectors per warp, 1 shared with the next: expected near shift 0"),
+    SWEEP_POINT("plain_shift_24", texture_shift_plain, 24,
+                "plain load, 96 B late, whole sectors: 4 per warp: expected near shift 0"),
+    SWEEP_POINT("plain_shift_25", texture_shift_plain, 25,
+                "plain load, 100 B late: 5 sectors per warp, 1 shared with the next: expected near shift 0"),
+    SWEEP_POINT("plain_shift_26", texture_shift_plain, 26,
+                "plain load, 104 B late: 5 sectors per warp, 1 shared with the next: expected near shift 0"),
+    SWEEP_POINT("plain_shift_27", texture_shift_plain, 27,
+                "plain load, 108 B late: 5 sectors per warp, 1 shared with the next: expected near shift 0"),
+    SWEEP_POINT("plain_shift_28", texture_shift_plain, 28,
+                "plain load, 112 B late: 5 sectors per warp, 1 shared with the next: expected near shift 0"),
+    SWEEP_POINT("plain_shift_29", texture_shift_plain, 29,
+                "plain load, 116 B late: 5 sectors per warp, 1 shared with the next: expected near shift 0"),
+    SWEEP_POINT("plain_shift_30", texture_shift_plain, 30,
+                "plain load, 120 B late: 5 sectors per warp, 1 shared with the next: expected near shift 0"),
+    SWEEP_POINT("plain_shift_31", texture_shift_plain, 31,
+                "plain load, 124 B late: 5 sectors per warp, 1 shared with the next: expected near shift 0"),
+    SWEEP_POINT("plain_shift_32", texture_shift_plain, 32,
+                "plain load, 128 B late, a whole line: the shape of shift 0: expected near shift 0"),
+    SWEEP_POINT("ldg_shift_0", texture_shift_ldg, 0,
+                "__ldg (read-only path, LDG.CONSTANT); one L1/texture cache since Maxwell: expected as plain"),
+    SWEEP_POINT("ldg_shift_1", texture_shift_ldg, 1,
+                "__ldg, 4 B late: 5 sectors per warp, 1 shared with the next: expected as plain_shift_1"),
+    SWEEP_POINT("ldg_shift_2", texture_shift_ldg, 2,
+                "__ldg, 8 B late: 5 sectors per warp, 1 shared with the next: expected as plain_shift_2"),
+    SWEEP_POINT("ldg_shift_3", texture_shift_ldg, 3,
+                "__ldg, 12 B late: 5 sectors per warp, 1 shared with the next: expected as plain_shift_3"),
+    SWEEP_POINT("ldg_shift_4", texture_shift_ldg, 4,
+                "__ldg, 16 B late: 5 sectors per warp, 1 shared with the next: expected as plain_shift_4"),
+    SWEEP_POINT("ldg_shift_5", texture_shift_ldg, 5,
+                "__ldg, 20 B late: 5 sectors per warp, 1 shared with the next: expected as plain_shift_5"),
+    SWEEP_POINT("ldg_shift_6", texture_shift_ldg, 6,
+                "__ldg, 24 B late: 5 sectors per warp, 1 shared with the next: expected as plain_shift_6"),
+    SWEEP_POINT("ldg_shift_7", texture_shift_ldg, 7,
+                "__ldg, 28 B late: 5 sectors per warp, 1 shared with the next: expected as plain_shift_7"),
+    SWEEP_POINT("ldg_shift_8", texture_shift_ldg, 8,
+                "__ldg, 32 B late, whole sectors: 4 per warp: expected as plain_shift_8"),
+    SWEEP_POINT("ldg_shift_9", texture_shift_ldg, 9,
+                "__ldg, 36 B late: 5 sectors per warp, 1 shared with the next: expected as plain_shift_9"),
+    SWEEP_POINT("ldg_shift_10", texture_shift_ldg, 10,
+                "__ldg, 40 B late: 5 sectors per warp, 1 shared with the next: expected as plain_shift_10"),
+    SWEEP_POINT("ldg_shift_11", texture_shift_ldg, 11,
+                "__ldg, 44 B late: 5 sectors per warp, 1 shared with the next: expected as plain_shift_11"),
+    SWEEP_POINT("ldg_shift_12", texture_shift_ldg, 12,
+                "__ldg, 48 B late: 5 sectors per warp, 1 shared with the next: expected as plain_shift_12"),
+    SWEEP_POINT("ldg_shift_13", texture_shift_ldg, 13,
+                "__ldg, 52 B late: 5 sectors per warp, 1 shared with the next: expected as plain_shift_13"),
+    SWEEP_POINT("ldg_shift_14", texture_shift_ldg, 14,
+                "__ldg, 56 B late: 5 sectors per warp, 1 shared with the next: expected as plain_shift_14"),
+    SWEEP_POINT("ldg_shift_15", texture_shift_ldg, 15,
+                "__ldg, 60 B late: 5 sectors per warp, 1 shared with the next: expected as plain_shift_15"),
+    SWEEP_POINT("ldg_shift_16", texture_shift_ldg, 16,
+                "__ldg, 64 B late, whole sectors: 4 per warp: expected as plain_shift_16"),
+    SWEEP_POINT("ldg_shift_17", texture_shift_ldg, 17,
+                "__ldg, 68 B late: 5 sectors per warp, 1 shared with the next: expected as plain_shift_17"),
+    SWEEP_POINT("ldg_shift_18", texture_shift_ldg, 18,
+                "__ldg, 72 B late: 5 sectors per warp, 1 shared with the next: expected as plain_shift_18"),
+    SWEEP_POINT("ldg_shift_19", texture_shift_ldg, 19,
+                "__ldg, 76 B late: 5 sectors per warp, 1 shared with the next: expected as plain_shift_19"),
+    SWEEP_POINT("ldg_shift_20", texture_shift_ldg, 20,
+                "__ldg, 80 B late: 5 sectors per warp, 1 shared with the next: expected as plain_shift_20"),
+    SWEEP_POINT("ldg_shift_21", texture_shift_ldg, 21,
+                "__ldg, 84 B late: 5 sectors per warp, 1 shared with the next: expected as plain_shift_21"),
+    SWEEP_POINT("ldg_shift_22", texture_shift_ldg, 22,
+                "__ldg, 88 B late: 5 sectors per warp, 1 shared with the next: expected as plain_shift_22"),
+    SWEEP_POINT("ldg_shift_23", texture_shift_ldg, 23,
+                "__ldg, 92 B late: 5 sectors per warp, 1 shared with the next: expected as plain_shift_23"),
+    SWEEP_POINT("ldg_shift_24", texture_shift_ldg, 24,
+                "__ldg, 96 B late, whole sectors: 4 per warp: expected as plain_shift_24"),
+    SWEEP_POINT("ldg_shift_25", texture_shift_ldg, 25,
+                "__ldg, 100 B late: 5 sectors per warp, 1 shared with the next: expected as plain_shift_25"),
+    SWEEP_POINT("ldg_shift_26", texture_shift_ldg, 26,
+                "__ldg, 104 B late: 5 sectors per warp, 1 shared with the next: expected as plain_shift_26"),
+    SWEEP_POINT("ldg_shift_27", texture_shift_ldg, 27,
+                "__ldg, 108 B late: 5 sectors per warp, 1 shared with the next: expected as plain_shift_27"),
+    SWEEP_POINT("ldg_shift_28", texture_shift_ldg, 28,
+                "__ldg, 112 B late: 5 sectors per warp, 1 shared with the next: expected as plain_shift_28"),
+    SWEEP_POINT("ldg_shift_29", texture_shift_ldg, 29,
+                "__ldg, 116 B late: 5 sectors per warp, 1 shared with the next: expected as plain_shift_29"),
+    SWEEP_POINT("ldg_shift_30", texture_shift_ldg, 30,
+                "__ldg, 120 B late: 5 sectors per warp, 1 shared with the next: expected as plain_shift_30"),
+    SWEEP_POINT("ldg_shift_31", texture_shift_ldg, 31,
+                "__ldg, 124 B late: 5 sectors per warp, 1 shared with the next: expected as plain_shift_31"),
+    SWEEP_POINT("ldg_shift_32", texture_shift_ldg, 32,
+                "__ldg, 128 B late, a whole line: the shape of shift 0: expected as plain_shift_32"),
+    SWEEP_POINT("tex_shift_0", texture_shift_fetch, 0,
+                "tex1Dfetch on a texture object over the same memory: TEX instructions, same cache: expected near plain"),
+    SWEEP_POINT("tex_shift_1", texture_shift_fetch, 1,
+                "tex1Dfetch, 4 B late: 5 sectors per warp, 1 shared with the next: expected near plain_shift_1"),
+    SWEEP_POINT("tex_shift_2", texture_shift_fetch, 2,
+                "tex1Dfetch, 8 B late: 5 sectors per warp, 1 shared with the next: expected near plain_shift_2"),
+    SWEEP_POINT("tex_shift_3", texture_shift_fetch, 3,
+                "tex1Dfetch, 12 B late: 5 sectors per warp, 1 shared with the next: expected near plain_shift_3"),
+    SWEEP_POINT("tex_shift_4", texture_shift_fetch, 4,
+                "tex1Dfetch, 16 B late: 5 sectors per warp, 1 shared with the next: expected near plain_shift_4"),
+    SWEEP_POINT("tex_shift_5", texture_shift_fetch, 5,
+                "tex1Dfetch, 20 B late: 5 sectors per warp, 1 shared with the next: expected near plain_shift_5"),
+    SWEEP_POINT("tex_shift_6", texture_shift_fetch, 6,
+                "tex1Dfetch, 24 B late: 5 sectors per warp, 1 shared with the next: expected near plain_shift_6"),
+    SWEEP_POINT("tex_shift_7", texture_shift_fetch, 7,
+                "tex1Dfetch, 28 B late: 5 sectors per warp, 1 shared with the next: expected near plain_shift_7"),
+    SWEEP_POINT("tex_shift_8", texture_shift_fetch, 8,
+                "tex1Dfetch, 32 B late, whole sectors: 4 per warp: expected near plain_shift_8"),
+    SWEEP_POINT("tex_shift_9", texture_shift_fetch, 9,
+                "tex1Dfetch, 36 B late: 5 sectors per warp, 1 shared with the next: expected near plain_shift_9"),
+    SWEEP_POINT("tex_shift_10", texture_shift_fetch, 10,
+                "tex1Dfetch, 40 B late: 5 sectors per warp, 1 shared with the next: expected near plain_shift_10"),
+    SWEEP_POINT("tex_shift_11", texture_shift_fetch, 11,
+                "tex1Dfetch, 44 B late: 5 sectors per warp, 1 shared with the next: expected near plain_shift_11"),
+    SWEEP_POINT("tex_shift_12", texture_shift_fetch, 12,
+                "tex1Dfetch, 48 B late: 5 sectors per warp, 1 shared with the next: expected near plain_shift_12"),
+    SWEEP_POINT("tex_shift_13", texture_shift_fetch, 13,
+                "tex1Dfetch, 52 B late: 5 sectors per warp, 1 shared with the next: expected near plain_shift_13"),
+    SWEEP_POINT("tex_shift_14", texture_shift_fetch, 14,
+                "tex1Dfetch, 56 B late: 5 sectors per warp, 1 shared with the next: expected near plain_shift_14"),
+    SWEEP_POINT("tex_shift_15", texture_shift_fetch, 15,
+                "tex1Dfetch, 60 B late: 5 sectors per warp, 1 shared with the next: expected near plain_shift_15"),
+    SWEEP_POINT("tex_shift_16", texture_shift_fetch, 16,
+                "tex1Dfetch, 64 B late, whole sectors: 4 per warp: expected near plain_shift_16"),
+    SWEEP_POINT("tex_shift_17", texture_shift_fetch, 17,
+                "tex1Dfetch, 68 B late: 5 sectors per warp, 1 shared with the next: expected near plain_shift_17"),
+    SWEEP_POINT("tex_shift_18", texture_shift_fetch, 18,
+                "tex1Dfetch, 72 B late: 5 sectors per warp, 1 shared with the next: expected near plain_shift_18"),
+    SWEEP_POINT("tex_shift_19", texture_shift_fetch, 19,
+                "tex1Dfetch, 76 B late: 5 sectors per warp, 1 shared with the next: expected near plain_shift_19"),
+    SWEEP_POINT("tex_shift_20", texture_shift_fetch, 20,
+                "tex1Dfetch, 80 B late: 5 sectors per warp, 1 shared with the next: expected near plain_shift_20"),
+    SWEEP_POINT("tex_shift_21", texture_shift_fetch, 21,
+                "tex1Dfetch, 84 B late: 5 sectors per warp, 1 shared with the next: expected near plain_shift_21"),
+    SWEEP_POINT("tex_shift_22", texture_shift_fetch, 22,
+                "tex1Dfetch, 88 B late: 5 sectors per warp, 1 shared with the next: expected near plain_shift_22"),
+    SWEEP_POINT("tex_shift_23", texture_shift_fetch, 23,
+                "tex1Dfetch, 92 B late: 5 sectors per warp, 1 shared with the next: expected near plain_shift_23"),
+    SWEEP_POINT("tex_shift_24", texture_shift_fetch, 24,
+                "tex1Dfetch, 96 B late, whole sectors: 4 per warp: expected near plain_shift_24"),
+    SWEEP_POINT("tex_shift_25", texture_shift_fetch, 25,
+                "tex1Dfetch, 100 B late: 5 sectors per warp, 1 shared with the next: expected near plain_shift_25"),
+    SWEEP_POINT("tex_shift_26", texture_shift_fetch, 26,
+                "tex1Dfetch, 104 B late: 5 sectors per warp, 1 shared with the next: expected near plain_shift_26"),
+    SWEEP_POINT("tex_shift_27", texture_shift_fetch, 27,
+                "tex1Dfetch, 108 B late: 5 sectors per warp, 1 shared with the next: expected near plain_shift_27"),
+    SWEEP_POINT("tex_shift_28", texture_shift_fetch, 28,
+                "tex1Dfetch, 112 B late: 5 sectors per warp, 1 shared with the next: expected near plain_shift_28"),
+    SWEEP_POINT("tex_shift_29", texture_shift_fetch, 29,
+                "tex1Dfetch, 116 B late: 5 sectors per warp, 1 shared with the next: expected near plain_shift_29"),
+    SWEEP_POINT("tex_shift_30", texture_shift_fetch, 30,
+                "tex1Dfetch, 120 B late: 5 sectors per warp, 1 shared with the next: expected near plain_shift_30"),
+    SWEEP_POINT("tex_shift_31", texture_shift_fetch, 31,
+                "tex1Dfetch, 124 B late: 5 sectors per warp, 1 shared with the next: expected near plain_shift_31"),
+    SWEEP_POINT("tex_shift_32", texture_shift_fetch, 32,
+                "tex1Dfetch, 128 B late, a whole line: the shape of shift 0: expected near plain_shift_32"),
+    SWEEP_POINT("array_clamp_point", texture_sample_2d, 0,
+                "2D: CUDA array (block-linear), clamp to edge, texel coordinates, nearest texel, exact; expected near copy"),
+    SWEEP_POINT("array_clamp_linear", texture_sample_2d, 1,
+                "CUDA array (block-linear), clamp to edge, texel coordinates, bilinear, 8-bit weights (8 ulp)"),
+    SWEEP_POINT("array_clamp_norm_point", texture_sample_2d, 2,
+                "CUDA array (block-linear), clamp to edge, normalized, nearest texel, exact"),
+    SWEEP_POINT("array_clamp_norm_linear", texture_sample_2d, 3,
+                "CUDA array (block-linear), clamp to edge, normalized, bilinear, 8-bit weights (8 ulp)"),
+    SWEEP_POINT("array_border_point", texture_sample_2d, 4,
+                "CUDA array (block-linear), border (0 outside), texel coordinates, nearest texel, exact"),
+    SWEEP_POINT("array_border_linear", texture_sample_2d, 5,
+                "CUDA array (block-linear), border (0 outside), texel coordinates, bilinear, 8-bit weights (8 ulp)"),
+    SWEEP_POINT("array_border_norm_point", texture_sample_2d, 6,
+                "CUDA array (block-linear), border (0 outside), normalized, nearest texel, exact"),
+    SWEEP_POINT("array_border_norm_linear", texture_sample_2d, 7,
+                "CUDA array (block-linear), border (0 outside), normalized, bilinear, 8-bit weights (8 ulp)"),
+    SWEEP_POINT("array_wrap_point", texture_sample_2d, 8,
+                "CUDA array (block-linear), wrap (frac of u), normalized, nearest texel, exact"),
+    SWEEP_POINT("array_wrap_linear", texture_sample_2d, 9,
+                "CUDA array (block-linear), wrap (frac of u), normalized, bilinear, 8-bit weights (8 ulp)"),
+    SWEEP_POINT("array_mirror_point", texture_sample_2d, 10,
+                "CUDA array (block-linear), mirror, normalized, nearest texel, exact"),
+    SWEEP_POINT("array_mirror_linear", texture_sample_2d, 11,
+                "CUDA array (block-linear), mirror, normalized, bilinear, 8-bit weights (8 ulp)"),
+    SWEEP_POINT("pitch_clamp_point", texture_sample_2d, 12,
+                "pitch-linear rows, clamp to edge, texel coordinates, nearest texel, exact"),
+    SWEEP_POINT("pitch_clamp_linear", texture_sample_2d, 13,
+                "pitch-linear rows, clamp to edge, texel coordinates, bilinear, 8-bit weights (8 ulp)"),
+    SWEEP_POINT("pitch_clamp_norm_point", texture_sample_2d, 14,
+                "pitch-linear rows, clamp to edge, normalized, nearest texel, exact"),
+    SWEEP_POINT("pitch_clamp_norm_linear", texture_sample_2d, 15,
+                "pitch-linear rows, clamp to edge, normalized, bilinear, 8-bit weights (8 ulp)"),
+    SWEEP_POINT("pitch_border_point", texture_sample_2d, 16,
+                "pitch-linear rows, border (0 outside), texel coordinates, nearest texel, exact"),
+    SWEEP_POINT("pitch_border_linear", texture_sample_2d, 17,
+                "pitch-linear rows, border (0 outside), texel coordinates, bilinear, 8-bit weights (8 ulp)"),
+    SWEEP_POINT("pitch_border_norm_point", texture_sample_2d, 18,
+                "pitch-linear rows, border (0 outside), normalized, nearest texel, exact"),
+    SWEEP_POINT("pitch_border_norm_linear", texture_sample_2d, 19,
+                "pitch-linear rows, border (0 outside), normalized, bilinear, 8-bit weights (8 ulp)"),
+    SWEEP_POINT("pitch_wrap_point", texture_sample_2d, 20,
+                "pitch-linear rows, wrap (frac of u), normalized, nearest texel, exact"),
+    SWEEP_POINT("pitch_wrap_linear", texture_sample_2d, 21,
+                "pitch-linear rows, wrap (frac of u), normalized, bilinear, 8-bit weights (8 ulp)"),
+    SWEEP_POINT("pitch_mirror_point", texture_sample_2d, 22,
+                "pitch-linear rows, mirror, normalized, nearest texel, exact"),
+    SWEEP_POINT("pitch_mirror_linear", texture_sample_2d, 23,
+                "pitch-linear rows, mirror, normalized, bilinear, 8-bit weights (8 ulp)"),
+    {"memcpy", "cudaMemcpy device to device of the same bytes", (ladder_impl)memcpy_baseline, 0, LADDER_BASELINE},
+};
+
+typedef struct texture_state {
+    texture_inputs inputs;
+    float *device_in, *device_out;
+    float *host_in, *host_out; /* pinned: every check reads the input and output */
+    cudaArray_t array;
+    float *pitched;
+    size_t pitch;
+    char fetch_reason[160];                        /* why the tex1Dfetch rows cannot run, or "" */
+    char sampled_reason[TEXTURE_SAMPLED_COUNT][160]; /* the same for each 2D row */
+} texture_state;
+
+static void destroy(void *opaque)
+{
+    texture_state *s = opaque;
+    if (!s) return;
+    if (s->inputs.linear_texture) cudaDestroyTextureObject(s->inputs.linear_texture);
+    for (int i = 0; i < TEXTURE_SAMPLED_COUNT; ++i)
+        if (s->inputs.sampled[i]) cudaDestroyTextureObject(s->inputs.sampled[i]);
+    cudaFreeArray(s->array);
+    cudaFree(s->pitched);
+    cudaFree(s->device_in);
+    cudaFree(s->device_out);
+    cudaFreeHost(s->host_in);
+    cudaFreeHost(s->host_out);
+    free(s);
+}
+
+static struct cudaChannelFormatDesc float_channel(void)
+{
+    return cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindFloat);
+}
+
+/* The 1D texture over the linear input, for tex1Dfetch; a reason if this GPU
+ * cannot make one that large. */
+static void make_linear_texture(texture_state *s)
+{
+    struct cudaChannelFormatDesc channel = float_channel();
+    size_t texels = (size_t)s->inputs.count + TEXTURE_MAX_SHIFT, limit = 0;
+    int device;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetTexture1DLinearMaxWidth(&limit, &channel, device));
+    if (texels > limit) {
+        snprintf(s->fetch_reason, sizeof s->fetch_reason,
+                 "tex1Dfetch: %zu texels exceed this GPU's 1D linear texture limit of %zu", texels, limit);
+        return;
+    }
+    struct cudaResourceDesc resource;
+    memset(&resource, 0, sizeof resource);
+    resource.resType = cudaResourceTypeLinear;
+    resource.res.linear.devPtr = s->device_in;
+    resource.res.linear.desc = channel;
+    resource.res.linear.sizeInBytes = texels * sizeof(float);
+    struct cudaTextureDesc sampling;
+    memset(&sampling, 0, sizeof sampling);
+    sampling.readMode = cudaReadModeElementType;
+    CUDA_CHECK(cudaCreateTextureObject(&s->inputs.linear_texture, &resource, &sampling, NULL));
+}
+
+static enum cudaTextureAddressMode cuda_address_mode(texture_address a)
+{
+    switch (a) {
+    case TEXTURE_CLAMP: return cudaAddressModeClamp;
+    case TEXTURE_BORDER: return cudaAddressModeBorder;
+    case TEXTURE_WRAP: return cudaAddressModeWrap;
+    case TEXTURE_MIRROR: return cudaAddressModeMirror;
+    }
+    return cudaAddressModeClamp;
+}
+
+static void set_sampled_reason(texture_state *s, texture_memory memory, const char *what, cudaError_t err)
+{
+    for (int p = 0; p < TEXTURE_SAMPLED_COUNT; ++p)
+        if (texture_memory_of(p) == memory && !s->sampled_reason[p][0])
+            snprintf(s->sampled_reason[p], sizeof s->sampled_reason[p], "%s: %s", what, cudaGetErrorString(err));
+}
+
+/* The CUDA array, the pitched copy, and one texture object per 2D row. A
+ * failure (a size past this GPU's texture limits) skips the rows it affects
+ * with the CUDA error as the reason. */
+static void make_sampled_textures(texture_state *s)
+{
+    int rows = s->inputs.rows, cols = s->inputs.cols;
+    if (rows > TEXTURE_MAX_2D_EXTENT || cols > TEXTURE_MAX_2D_EXTENT) {
+        for (int p = 0; p < TEXTURE_SAMPLED_COUNT; ++p)
+            snprintf(s->sampled_reason[p], sizeof s->sampled_reason[p],
+                     "2D sampling needs ROWS and COLS <= %d (sample positions exact in a float)", TEXTURE_MAX_2D_EXTENT);
+        return;
+    }
+    struct cudaChannelFormatDesc channel = float_channel();
+    cudaError_t err = cudaMallocArray(&s->array, &channel, (size_t)cols, (size_t)rows, 0);
+    if (err != cudaSuccess) {
+        cudaGetLastError();
+        s->array = NULL;
+        set_sampled_reason(s, TEXTURE_ARRAY, "CUDA array", err);
+    }
+    err = cudaMallocPitch((void **)&s->pitched, &s->pitch, (size_t)cols * sizeof(float), (size_t)rows);
+    if (err != cudaSuccess) {
+        cudaGetLastError();
+        s->pitched = NULL;
+        set_sampled_reason(s, TEXTURE_PITCH, "pitched allocation", err);
+    }
+    for (int p = 0; p < TEXTURE_SAMPLED_COUNT; ++p) {
+        if (s->sampled_reason[p][0]) continue;
+        texture_sampler sampler = texture_sampler_of(p);
+        struct cudaResourceDesc resource;
+        memset(&resource, 0, sizeof resource);
+        if (texture_memory_of(p) == TEXTURE_ARRAY) {
+            resource.resType = cudaResourceTypeArray;
+            resource.res.array.array = s->array;
+        } else {
+            resource.resType = cudaResourceTypePitch2D;
+            resource.res.pitch2D.devPtr = s->pitched;
+            resource.res.pitch2D.desc = channel;
+            resource.res.pitch2D.width = (size_t)cols;
+            resource.res.pitch2D.height = (size_t)rows;
+            resource.res.pitch2D.pitchInBytes = s->pitch;
+        }
+        struct cudaTextureDesc sampling;
+        memset(&sampling, 0, sizeof sampling); /* border colour 0 */
+        sampling.addressMode[0] = sampling.addressMode[1] = cuda_address_mode(sampler.address);
+        sampling.filterMode = sampler.linear ? cudaFilterModeLinear : cudaFilterModePoint;
+        sampling.readMode = cudaReadModeElementType;
+        sampling.normalizedCoords = sampler.normalized;
+        err = cudaCreateTextureObject(&s->inputs.sampled[p], &resource, &sampling, NULL);
+        if (err != cudaSuccess) {
+            cudaGetLastError();
+            s->inputs.sampled[p] = 0;
+            snprintf(s->sampled_reason[p], sizeof s->sampled_reason[p], "texture object: %s", cudaGetErrorString(err));
+        }
+        s->inputs.normalized[p] = sampler.normalized;
+    }
+}
+
+static void *create(const ladder_size *size, ladder_status *status, char *err, size_t err_len)
+{
+    long long rows = size->count == 2 ? size->dim[0] : 1, cols = size->dim[size->count - 1];
+    if (size->count > 2 || rows > (1LL << 31) || cols > (1LL << 31) ||
+        rows * cols > (1LL << 31) - 2 * TEXTURE_MAX_SHIFT) {
+        *status = LADDER_BAD_SIZE;
+        snprintf(err, err_len, "texture takes ROWSxCOLS (or N, read as 1xN), at most 2^31 - 64 elements");
+        return NULL;
+    }
+    texture_state *s = calloc(1, sizeof *s);
+    if (!s) ladder_die("out of host memory");
+    s->inputs.rows = (int)rows;
+    s->inputs.cols = (int)cols;
+    s->inputs.count = rows * cols;
+    size_t in_bytes = ((size_t)s->inputs.count + TEXTURE_MAX_SHIFT) * sizeof(float);
+    size_t out_bytes = (size_t)s->inputs.count * sizeof(float);
+    if (ladder_try_cuda_malloc((void **)&s->device_in, in_bytes) ||
+        ladder_try_cuda_malloc((void **)&s->device_out, out_bytes) ||
+        cudaMallocHost((void **)&s->host_in, in_bytes) != cudaSuccess ||
+        cudaMallocHost((void **)&s->host_out, out_bytes) != cudaSuccess) {
+        cudaGetLastError();
+        *status = LADDER_NO_MEMORY;
+        snprintf(err, err_len, "%lldx%lld needs 2 x %.2f GB of device and pinned host memory; not available", rows,
+                 cols, out_bytes / 1e9);
+        destroy(s);
+        return NULL;
+    }
+    s->inputs.linear = s->device_in;
+    make_linear_texture(s);
+    make_sampled_textures(s);
+    return s;
+}
+
+static void fill_inputs(void *opaque, uint64_t seed)
+{
+    texture_state *s = opaque;
+    size_t texels = (size_t)s->inputs.count + TEXTURE_MAX_SHIFT;
+    size_t row_bytes = (size_t)s->inputs.cols * sizeof(float);
+    ladder_fill_uniform(s->host_in, texels, seed, 1.0f, 2.0f);
+    CUDA_CHECK(cudaMemcpy(s->device_in, s->host_in, texels * sizeof(float), cudaMemcpyHostToDevice));
+    if (s->array)
+        CUDA_CHECK(cudaMemcpy2DToArray(s->array, 0, 0, s->device_in, row_bytes, row_bytes, (size_t)s->inputs.rows,
+                                       cudaMemcpyDeviceToDevice));
+    if (s->pitched)
+        CUDA_CHECK(cudaMemcpy2D(s->pitched, s->pitch, s->device_in, row_bytes, row_bytes, (size_t)s->inputs.rows,
+                                cudaMemcpyDeviceToDevice));
+}
+
+static const char *unsupported(void *opaque, const ladder_variant *v)
+{
+    texture_state *s = opaque;
+    if (v->impl == (ladder_impl)texture_shift_fetch && s->fetch_reason[0]) return s->fetch_reason;
+    if (v->impl == (ladder_impl)texture_sample_2d && s->sampled_reason[v->param][0]) return s->sampled_reason[v->param];
+    return NULL;
+}
+
+static void run(void *opaque, const ladder_variant *v, cudaStream_t stream)
+{
+    texture_state *s = opaque;
+    ((texture_launcher *)v->impl)(&s->inputs, v->param, s->device_out, stream);
+}
+
+static ladder_output output(void *opaque, const ladder_variant *v)
+{
+    (void)v;
+    texture_state *s = opaque;
+    return (ladder_output){s->device_out, (size_t)s->inputs.count * sizeof(float), 0xFF};
+}
+
+static ladder_check check(void *opaque, const ladder_variant *v)
+{
+    texture_state *s = opaque;
+    CUDA_CHECK(cudaMemcpy(s->host_out, s->device_out, (size_t)s->inputs.count * sizeof(float),
+                          cudaMemcpyDeviceToHost));
+    if (v->impl == (ladder_impl)texture_sample_2d)
+        return texture_check_sampled_host(s->host_in, s->host_out, s->inputs.rows, s->inputs.cols, v->param);
+    /* The shifted copies, and the baseline (a copy at shift 0): exact. */
+    return ladder_compare_f32(s->host_out, s->host_in + v->param, (size_t)s->inputs.count, 0.0);
+}
+
+static ladder_work work(void *opaque)
+{
+    texture_state *s = opaque;
+    return (ladder_work){2.0 * (double)s->inputs.count * sizeof(float), 0.0};
+}
+
+const ladder_case texture_case = {
+    .name = "texture",
+    .title = "plain, __ldg and texture loads of a shifted copy; 2D addressing and filtering against a CPU model",
+    .size_help = "ROWSxCOLS (or N = 1xN); 2D rows need ROWS, COLS <= 7168",
+    .default_size = "6144x6144",
+    .quick_size = "2048x2048",
+    .test_sizes = {"37x1001", "13x11", "1x50", NULL},
+    .ceiling = LADDER_CEILING_BANDWIDTH,
+    .variants = texture_variants,
+    .variant_count = (int)(sizeof texture_variants / sizeof texture_variants[0]),
+    .create = create,
+    .destroy = destroy,
+    .fill_inputs = fill_inputs,
+    .unsupported = unsupported,
+    .run = run,
+    .output = output,
+    .check = check,
+    .work = work,
+};

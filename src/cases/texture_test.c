@@ -1,0 +1,180 @@
+/* CPU tests of the texture model: hand-computed fetches for every addressing
+ * mode, with nearest and linear filtering, texel and normalized coordinates;
+ * the 8-bit weight quantization; the sample positions' exactness and their
+ * distance from every weight-rounding boundary; and the check's tolerance. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cases/texture.h"
+#include "harness/case.h"
+
+extern const ladder_case texture_case;
+
+static int failures = 0;
+
+#define EXPECT(cond, ...)                                                      \
+    do {                                                                       \
+        if (!(cond)) {                                                         \
+            printf("  FAIL: ");                                                \
+            printf(__VA_ARGS__);                                               \
+            printf("\n");                                                      \
+            ++failures;                                                        \
+        }                                                                      \
+    } while (0)
+
+/* A 4 x 1 texture: T = 1, 2, 4, 8. */
+static const float row4[4] = {1, 2, 4, 8};
+
+static void expect_fetch(texture_address a, int normalized, int linear, float x, double expected)
+{
+    texture_sampler s = {a, normalized, linear};
+    double got = texture_model_fetch(row4, 4, 1, s, x, 0.5f);
+    static const char *names[] = {"clamp", "border", "wrap", "mirror"};
+    EXPECT(got == expected, "%s %s %s at x = %g: %.9g, by hand %.9g", names[a], normalized ? "normalized" : "texel",
+           linear ? "linear" : "nearest", x, got, expected);
+}
+
+static void test_nearest(void)
+{
+    printf("nearest: texel floor(x), each addressing mode on T = {1, 2, 4, 8}\n");
+    expect_fetch(TEXTURE_CLAMP, 0, 0, 2.7f, 4);
+    expect_fetch(TEXTURE_CLAMP, 0, 0, -3.0f, 1);
+    expect_fetch(TEXTURE_CLAMP, 0, 0, 9.0f, 8);
+    expect_fetch(TEXTURE_CLAMP, 1, 0, 0.3f, 2);  /* x = 1.2 */
+    expect_fetch(TEXTURE_BORDER, 0, 0, -0.2f, 0);
+    expect_fetch(TEXTURE_BORDER, 0, 0, 4.1f, 0);
+    expect_fetch(TEXTURE_BORDER, 0, 0, 3.9f, 8);
+    expect_fetch(TEXTURE_BORDER, 1, 0, 1.01f, 0);
+    expect_fetch(TEXTURE_WRAP, 1, 0, 1.3f, 2);   /* frac 0.3: x = 1.2 */
+    expect_fetch(TEXTURE_WRAP, 1, 0, -0.1f, 8);  /* frac 0.9: x = 3.6 */
+    expect_fetch(TEXTURE_MIRROR, 1, 0, 1.3f, 4); /* odd period: 1 - 0.3 = 0.7, x = 2.8 */
+    expect_fetch(TEXTURE_MIRROR, 1, 0, -0.1f, 1); /* period -1, odd: 1 - 0.9 = 0.1, x = 0.4 */
+    expect_fetch(TEXTURE_MIRROR, 1, 0, 2.3f, 2); /* even period: 0.3, x = 1.2 */
+    expect_fetch(TEXTURE_MIRROR, 1, 0, 1.0f, 8); /* 1 - 0 = 1, x = 4: the reflected edge texel */
+}
+
+static void test_linear(void)
+{
+    printf("linear: x - 0.5 split into texel i and an 8-bit weight, each addressing mode\n");
+    expect_fetch(TEXTURE_CLAMP, 0, 1, 1.5f, 2);        /* exactly on texel 1 */
+    expect_fetch(TEXTURE_CLAMP, 0, 1, 1.75f, 2.5);     /* 0.75 * 2 + 0.25 * 4 */
+    expect_fetch(TEXTURE_CLAMP, 0, 1, 0.25f, 1);       /* texels -1 and 0 both clamp to 0 */
+    expect_fetch(TEXTURE_CLAMP, 0, 1, 3.9f, 8);        /* texels 3 and 4 both clamp to 3 */
+    expect_fetch(TEXTURE_BORDER, 0, 1, 0.25f, 0.75);   /* 0.25 * 0 + 0.75 * 1 */
+    expect_fetch(TEXTURE_BORDER, 0, 1, 4.25f, 2);      /* 0.25 * 8 + 0.75 * 0 */
+    expect_fetch(TEXTURE_BORDER, 1, 1, 0.0625f, 0.75); /* x = 0.25, as above */
+    expect_fetch(TEXTURE_WRAP, 1, 1, 0.0625f, 2.75);   /* x = 0.25: 0.25 * T[3] + 0.75 * T[0] */
+    expect_fetch(TEXTURE_WRAP, 1, 1, 1.0625f, 2.75);   /* one period later, the same */
+    expect_fetch(TEXTURE_WRAP, 1, 1, 0.96875f, 5.375); /* x = 3.875: 0.625 * 8 + 0.375 * T[0] */
+    expect_fetch(TEXTURE_MIRROR, 1, 1, 1.0625f, 8);    /* 0.9375: x = 3.75, texels 3 and 3 */
+    expect_fetch(TEXTURE_MIRROR, 1, 1, -0.0625f, 1);   /* 0.0625: x = 0.25, texels 0 and 0 */
+    expect_fetch(TEXTURE_MIRROR, 1, 1, 1.375f, 4);     /* 0.625: x = 2.5, on texel 2 */
+    expect_fetch(TEXTURE_MIRROR, 1, 1, 1.625f, 2);     /* 0.375: x = 1.5, on texel 1 */
+}
+
+static void test_weight_quantization(void)
+{
+    printf("weights: 8 fractional bits, rounded to the nearest 1/256\n");
+    /* x = 1.8: x - 0.5 = 1.3, weight 76.8/256 -> 77/256: 2 + 2 * 77/256. */
+    expect_fetch(TEXTURE_CLAMP, 0, 1, 1.8f, 2.0 + 2.0 * 77.0 / 256.0);
+    /* x = 1.5 + 0.1: 25.6/256 -> 26/256 (a truncating rule would give 25). */
+    expect_fetch(TEXTURE_CLAMP, 0, 1, 1.6f, 2.0 + 2.0 * 26.0 / 256.0);
+    /* A weight that rounds up to 1: 255.7/256 -> 256/256, all on texel i + 1. */
+    expect_fetch(TEXTURE_CLAMP, 0, 1, 1.5f + 255.7f / 256.0f, 4);
+}
+
+static void test_bilinear_2d(void)
+{
+    printf("2D: the four weights of a 2 x 2 texture {1, 2; 3, 4}\n");
+    const float square[4] = {1, 2, 3, 4};
+    texture_sampler clamp_linear = {TEXTURE_CLAMP, 0, 1};
+    double got = texture_model_fetch(square, 2, 2, clamp_linear, 1.0f, 1.0f);
+    EXPECT(got == 2.5, "centre: %.9g, by hand 2.5", got);
+    /* weights 0.25 across, 0.75 down: rows 1.25 and 3.25, blended 0.25 / 0.75. */
+    got = texture_model_fetch(square, 2, 2, clamp_linear, 0.75f, 1.25f);
+    EXPECT(got == 2.75, "(0.75, 1.25): %.9g, by hand 2.75", got);
+    texture_sampler border_point = {TEXTURE_BORDER, 0, 0};
+    EXPECT(texture_model_fetch(square, 2, 2, border_point, 1.5f, 1.5f) == 4, "nearest (1.5, 1.5) is not T[1][1]");
+    EXPECT(texture_model_fetch(square, 2, 2, border_point, 1.5f, 2.5f) == 0, "below the texture is not the border");
+}
+
+static void test_sample_positions(void)
+{
+    printf("sample positions: exact floats, past both edges, a quarter step from every weight boundary\n");
+    const int extents[] = {11, 50, 1001, 4096, TEXTURE_MAX_2D_EXTENT};
+    for (size_t e = 0; e < sizeof extents / sizeof extents[0]; ++e) {
+        int n = extents[e], off_grid = 0, inexact = 0;
+        double lowest = 1e9, highest = -1e9;
+        for (int i = 0; i < n; ++i) {
+            double exact = 1.25 * (i - n / 8) + (2.0 * ((i * 73) & 511) + 1) / 1024.0;
+            float position = texture_sample_position(i, n);
+            inexact += (double)position != exact;
+            double steps = (exact - 0.5) * 256.0, residue = steps - floor(steps);
+            off_grid += residue != 0.25 && residue != 0.75;
+            lowest = fmin(lowest, exact), highest = fmax(highest, exact);
+        }
+        EXPECT(!inexact, "extent %d: %d positions not exact in a float", n, inexact);
+        EXPECT(!off_grid, "extent %d: %d positions not a quarter step off the weight grid", n, off_grid);
+        EXPECT(lowest < 0 && highest > n, "extent %d: samples [%g, %g] do not pass both edges", n, lowest, highest);
+    }
+}
+
+static void test_check_tolerance(void)
+{
+    printf("check: nearest exact, linear within 8 ulp, a weight one step off fails\n");
+    enum { rows = 13, cols = 9 };
+    float texels[rows * cols], out[rows * cols];
+    for (int i = 0; i < rows * cols; ++i) texels[i] = 1.0f + (float)((i * 37) % 101) / 101.0f;
+    for (int param = 0; param < TEXTURE_SAMPLED_COUNT; ++param) {
+        texture_sampler s = texture_sampler_of(param);
+        for (int y = 0; y < rows; ++y)
+            for (int x = 0; x < cols; ++x) {
+                float u = texture_sample_position(x, cols), v = texture_sample_position(y, rows);
+                if (s.normalized) u /= (float)cols, v /= (float)rows;
+                out[y * cols + x] = (float)texture_model_fetch(texels, cols, rows, s, u, v);
+            }
+        ladder_check c = texture_check_sampled_host(texels, out, rows, cols, param);
+        EXPECT(c.passed, "param %d: the model's own output (rounded to float) fails: %g", param, c.rel_error);
+        if (s.linear) {
+            out[40] = nextafterf(nextafterf(out[40], 3.0f), 3.0f);
+            EXPECT(texture_check_sampled_host(texels, out, rows, cols, param).passed, "param %d: 2 ulp rejected", param);
+            out[40] += 1.0f / 256.0f * 0.3f;
+            EXPECT(!texture_check_sampled_host(texels, out, rows, cols, param).passed, "param %d: 1e-3 accepted",
+                   param);
+        } else {
+            out[40] = nextafterf(out[40], 3.0f);
+            EXPECT(!texture_check_sampled_host(texels, out, rows, cols, param).passed, "param %d: 1 ulp accepted",
+                   param);
+        }
+        out[7] = NAN;
+        EXPECT(!texture_check_sampled_host(texels, out, rows, cols, param).passed, "param %d: NaN accepted", param);
+    }
+}
+
+static void test_bad_sizes_refused(void)
+{
+    printf("sizes: 3D sizes and more than 2^31 - 64 elements are refused before any allocation\n");
+    const char *bad[] = {"2x3x4", "65536x65536", "2^40x2^40"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        ladder_size size;
+        char err[256] = "";
+        if (ladder_parse_size(bad[i], &size, err, sizeof err) != 0) continue;
+        ladder_status status = LADDER_OK;
+        void *state = texture_case.create(&size, &status, err, sizeof err);
+        EXPECT(!state && status == LADDER_BAD_SIZE && err[0], "size %s accepted", bad[i]);
+    }
+}
+
+int main(void)
+{
+    test_nearest();
+    test_linear();
+    test_weight_quantization();
+    test_bilinear_2d();
+    test_sample_positions();
+    test_check_tolerance();
+    test_bad_sizes_refused();
+    printf(failures ? "texture_test: %d FAILED\n" : "texture_test: all passed\n", failures);
+    return failures ? 1 : 0;
+}
