@@ -3,9 +3,11 @@
 #include <string.h>
 
 extern const ladder_case transpose_case;
+extern const ladder_case sgemm_case;
 
 const ladder_case *const ladder_cases[] = {
     &transpose_case,
+    &sgemm_case,
 };
 const int ladder_case_count = (int)(sizeof ladder_cases / sizeof ladder_cases[0]);
 
