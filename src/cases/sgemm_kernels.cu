@@ -164,7 +164,8 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), 1)
 enum thread_map {
     /* Rung "vectorized": one contiguous TM x TN block per thread, threads in
      * row-major order. For TN = 8 the 16 threads of a half warp read B runs
-     * 32 bytes apart: each quarter warp's 128-bit loads hit every bank twice. */
+     * 32 bytes apart: a quarter warp's 128-bit loads cover only 16 of the 32
+     * banks, two addresses each, a 2-way conflict. */
     MAP_CONTIGUOUS,
     /* Rung "conflict_free": the thread's sub-tiles are BM/(TM/4) rows and
      * BN/(TN/4) columns apart (quadrants of the block tile for 8 x 8), so that
