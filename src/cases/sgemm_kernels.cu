@@ -259,8 +259,8 @@ __device__ __forceinline__ void store_tile(float *__restrict__ c, int m, int n, 
 
 /* Element `idx` of the scalar walk over a BM x BK tile of A: a warp's 32
  * consecutive idx cover 8 consecutive k of 4 rows (one 32-byte sector per
- * row), and land in a_tile[k][row] rows BM + 4 apart, so in 32 different
- * banks (bank = 4 k + row, mod 32). */
+ * row). Stored to a_tile[k][row] with rows BM + 4 apart, they land in 32
+ * different banks (bank = 4 k + row, mod 32); with rows BM apart, in 4. */
 template <int BM>
 __device__ __forceinline__ void a_element(int idx, int &row, int &kk)
 {
