@@ -3,6 +3,7 @@
 #include <string.h>
 
 extern const ladder_case transpose_case;
+extern const ladder_case sgemm_case;
 extern const ladder_case reduce_case;
 extern const ladder_case ado_case;
 extern const ladder_case coalescing_case;
@@ -12,6 +13,7 @@ extern const ladder_case texture_case;
 
 const ladder_case *const ladder_cases[] = {
     &transpose_case,
+    &sgemm_case,
     &reduce_case,
     &ado_case,
     &coalescing_case,
