@@ -40,10 +40,12 @@ static int has_time(const ladder_record *rec) { return !rec->skipped && rec->med
 
 void ladder_results_relate(ladder_results *r, size_t first)
 {
+    /* The first rung that ran: variant 0 unless it was skipped at this size
+     * (a CPU loop too slow for a large problem, say). */
     const ladder_record *rung0 = NULL, *baseline = NULL;
     for (size_t i = first; i < r->count; ++i) {
         const ladder_record *rec = &r->records[i];
-        if (rec->index == 0 && has_time(rec)) rung0 = rec;
+        if (!rung0 && !rec->baseline && has_time(rec)) rung0 = rec;
         if (rec->baseline && has_time(rec)) baseline = rec;
     }
     for (size_t i = first; i < r->count; ++i) {

@@ -24,7 +24,7 @@ typedef struct ladder_record {
     double bytes, flops, gbps, gflops;
     const char *ceiling;     /* name of the ceiling in the device object */
     double fraction_of_ceiling;
-    double speedup;          /* variant 0's median over this median */
+    double speedup;          /* the first rung that ran (variant 0 unless skipped): its median over this one */
     double ratio_to_baseline;/* baseline's median over this median: > 1 is faster */
     double rel_error, tolerance;
     int valid;
@@ -41,7 +41,8 @@ typedef struct ladder_results {
 ladder_record *ladder_results_add(ladder_results *results);
 void ladder_results_free(ladder_results *results);
 
-/* Fill speedup and ratio_to_baseline for the records of one case, [first, count). */
+/* Fill speedup and ratio_to_baseline for the records of one case, [first, count),
+ * which are in ladder order. */
 void ladder_results_relate(ladder_results *results, size_t first);
 
 /* Terminal table of one case's records [first, count). */

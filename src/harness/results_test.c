@@ -57,6 +57,18 @@ int main(void)
     EXPECT_NEAR(r.records[0].ratio_to_baseline, 0.2, 1e-12);
     EXPECT(isnan(r.records[2].speedup));
 
+    /* With variant 0 skipped, speedups are against the first rung that ran. */
+    ladder_results later = {0};
+    add(&later, "cpu_serial", 0, 0, 0, 1);
+    add(&later, "tiled", 1, 8.0, 0, 0);
+    add(&later, "fast", 2, 2.0, 0, 0);
+    add(&later, "cublas", 3, 1.0, 1, 0);
+    ladder_results_relate(&later, 0);
+    EXPECT_NEAR(later.records[2].speedup, 4.0, 1e-12);
+    EXPECT_NEAR(later.records[1].speedup, 1.0, 1e-12);
+    EXPECT_NEAR(later.records[2].ratio_to_baseline, 0.5, 1e-12);
+    ladder_results_free(&later);
+
     char dir[] = "/tmp/ladder_results_test_XXXXXX";
     EXPECT(mkdtemp(dir) != NULL);
     char path[256], command[4096], err[512];
