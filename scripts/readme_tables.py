@@ -20,6 +20,10 @@ def number(value, fmt):
     return fmt.format(value)
 
 
+def percent(fraction):
+    return None if fraction is None else 100 * fraction
+
+
 def time_text(ms):
     if ms is None:
         return "-"
@@ -47,19 +51,20 @@ def case_table(records):
     lines = [
         f"#### {head['case']} {head['size']}",
         "",
-        "| # | variant | median | spread | GB/s | GFLOP/s | of ceiling | speedup vs #0 | vs baseline | check |",
-        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---|",
+        "| # | variant | median | spread | GB/s | GFLOP/s | of bandwidth | of FP32 | speedup | vs baseline | check |",
+        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for r in records:
         name = r["variant"] + (" (baseline)" if r["baseline"] else "")
         if r["skipped"]:
-            lines.append(f"| {r['index']} | {name} | skipped: {r['reason']} | | | | | | | |")
+            lines.append(f"| {r['index']} | {name} | skipped: {r['reason']} | | | | | | | | |")
             continue
         lines.append(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
-                r["index"], name, time_text(r["median_ms"]), number(r["rel_spread"] and 100 * r["rel_spread"], "{:.1f}%"),
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
+                r["index"], name, time_text(r["median_ms"]), number(percent(r["rel_spread"]), "{:.1f}%"),
                 number(r["gbps"], "{:.0f}"), number(r["gflops"], "{:.0f}"),
-                number(r["fraction_of_ceiling"] and 100 * r["fraction_of_ceiling"], "{:.1f}%"),
+                number(percent(r.get("fraction_of_bandwidth")), "{:.1f}%"),
+                number(percent(r.get("fraction_of_fp32")), "{:.1f}%"),
                 number(r["speedup"], "{:.2f}×"), number(r["ratio_to_baseline"], "{:.3f}"),
                 ("ok" if r["valid"] else "FAIL") + (" (throttled)" if r["throttled"] else ""),
             )

@@ -24,6 +24,7 @@ ladder_record *ladder_results_add(ladder_results *r)
     memset(rec, 0, sizeof *rec);
     rec->median_ms = rec->min_ms = rec->max_ms = rec->rel_spread = NAN;
     rec->gbps = rec->gflops = rec->fraction_of_ceiling = NAN;
+    rec->fraction_of_bandwidth = rec->fraction_of_fp32 = NAN;
     rec->speedup = rec->ratio_to_baseline = NAN;
     rec->rel_error = rec->tolerance = rec->sm_clock_mhz = NAN;
     rec->ceiling = "";
@@ -98,11 +99,12 @@ void ladder_print_table(FILE *out, const ladder_results *r, size_t first)
     if (first >= r->count) return;
     const ladder_record *head = &r->records[first];
     fprintf(out, "\n%s %s  (ceiling: %s)\n", head->case_name, head->size, head->ceiling);
-    fprintf(out, "%3s  %-24s %10s %7s %9s %9s %7s %8s %8s %9s  %s\n", "#", "variant", "median", "spread",
-            "GB/s", "GFLOP/s", "%ceil", "speedup", "vs base", "error", "check");
+    fprintf(out, "%3s  %-24s %10s %7s %9s %9s %6s %6s %8s %8s %9s  %s\n", "#", "variant", "median", "spread",
+            "GB/s", "GFLOP/s", "%bw", "%fp32", "speedup", "vs base", "error", "check");
     for (size_t i = first; i < r->count; ++i) {
         const ladder_record *rec = &r->records[i];
-        char name[80], time[16], spread[16], gbps[16], gflops[16], frac[16], speedup[16], ratio[16], error[16];
+        char name[80], time[16], spread[16], gbps[16], gflops[16], bandwidth[16], fp32[16], speedup[16], ratio[16],
+            error[16];
         snprintf(name, sizeof name, "%s%s", rec->variant, rec->baseline ? " *" : "");
         if (rec->skipped) {
             fprintf(out, "%3d  %-24s skipped: %s\n", rec->index, name, rec->reason);
@@ -112,15 +114,17 @@ void ladder_print_table(FILE *out, const ladder_results *r, size_t first)
         format_number(spread, sizeof spread, "%.1f%%", 100 * rec->rel_spread);
         format_number(gbps, sizeof gbps, "%.0f", rec->gbps);
         format_number(gflops, sizeof gflops, "%.0f", rec->gflops);
-        format_number(frac, sizeof frac, "%.1f%%", 100 * rec->fraction_of_ceiling);
+        format_number(bandwidth, sizeof bandwidth, "%.1f%%", 100 * rec->fraction_of_bandwidth);
+        format_number(fp32, sizeof fp32, "%.1f%%", 100 * rec->fraction_of_fp32);
         format_number(speedup, sizeof speedup, "%.2fx", rec->speedup);
         format_number(ratio, sizeof ratio, "%.3f", rec->ratio_to_baseline);
         format_number(error, sizeof error, "%.1e", rec->rel_error);
-        fprintf(out, "%3d  %-24s %10s %7s %9s %9s %7s %8s %8s %9s  %s%s\n", rec->index, name, time, spread, gbps,
-                gflops, frac, speedup, ratio, error, rec->valid ? "ok" : "FAIL",
+        fprintf(out, "%3d  %-24s %10s %7s %9s %9s %6s %6s %8s %8s %9s  %s%s\n", rec->index, name, time, spread, gbps,
+                gflops, bandwidth, fp32, speedup, ratio, error, rec->valid ? "ok" : "FAIL",
                 rec->throttled ? " (throttled)" : "");
     }
-    fprintf(out, "  * vendor baseline; vs base = baseline time / variant time; spread = interquartile range / median\n");
+    fprintf(out, "  * vendor baseline; vs base = baseline time / variant time; spread = interquartile range / median;\n"
+                 "  %%bw, %%fp32: of the measured bandwidth and FMA ceilings (the higher one is the limiter)\n");
 }
 
 /* ---------------- JSON ---------------- */
@@ -215,6 +219,8 @@ static void emit_record(FILE *out, const ladder_record *rec)
     FIELD_NUM("gflops", rec->gflops);
     FIELD_STR("ceiling", rec->ceiling);
     FIELD_NUM("fraction_of_ceiling", rec->fraction_of_ceiling);
+    FIELD_NUM("fraction_of_bandwidth", rec->fraction_of_bandwidth);
+    FIELD_NUM("fraction_of_fp32", rec->fraction_of_fp32);
     FIELD_NUM("speedup", rec->speedup);
     FIELD_NUM("ratio_to_baseline", rec->ratio_to_baseline);
     FIELD_NUM("rel_error", rec->rel_error);
@@ -299,7 +305,7 @@ static void emit_csv_job(FILE *out, const void *context)
 {
     const json_job *job = context;
     fputs("device,case,variant,index,size,baseline,host,skipped,samples,median_ms,min_ms,max_ms,rel_spread,"
-          "bytes,flops,gbps,gflops,ceiling,fraction_of_ceiling,speedup,ratio_to_baseline,rel_error,valid,"
+          "bytes,flops,gbps,gflops,ceiling,fraction_of_ceiling,fraction_of_bandwidth,fraction_of_fp32,speedup,ratio_to_baseline,rel_error,valid,"
           "throttled,sm_clock_mhz\n",
           out);
     for (size_t i = 0; i < job->results->count; ++i) {
@@ -316,6 +322,8 @@ static void emit_csv_job(FILE *out, const void *context)
         csv_number(out, rec->gflops);
         fprintf(out, ",%s", rec->ceiling);
         csv_number(out, rec->fraction_of_ceiling);
+        csv_number(out, rec->fraction_of_bandwidth);
+        csv_number(out, rec->fraction_of_fp32);
         csv_number(out, rec->speedup);
         csv_number(out, rec->ratio_to_baseline);
         csv_number(out, rec->rel_error);

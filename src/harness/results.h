@@ -24,6 +24,8 @@ typedef struct ladder_record {
     double bytes, flops, gbps, gflops;
     const char *ceiling;     /* name of the ceiling in the device object */
     double fraction_of_ceiling;
+    double fraction_of_bandwidth; /* gbps / the bandwidth ceiling: the speed-of-light view, */
+    double fraction_of_fp32;      /* gflops / the FMA ceiling;      whichever is higher limits */
     double speedup;          /* the first rung that ran (variant 0 unless skipped): its median over this one */
     double ratio_to_baseline;/* baseline's median over this median: > 1 is faster */
     double rel_error, tolerance;

@@ -91,7 +91,7 @@ int main(void)
              "res = doc[\"results\"]\n"
              "assert len(res) == 4\n"
              "need = \"case variant index size samples median_ms min_ms max_ms rel_spread bytes flops gbps gflops "
-             "fraction_of_ceiling ratio_to_baseline baseline rel_error valid throttled skipped reason\".split()\n"
+             "fraction_of_ceiling fraction_of_bandwidth fraction_of_fp32 ratio_to_baseline baseline rel_error valid throttled skipped reason\".split()\n"
              "for rec in res:\n"
              "    missing = [k for k in need if k not in rec]\n"
              "    assert not missing, missing\n"

@@ -55,14 +55,12 @@ static void fill_performance(ladder_record *rec, const ladder_case *c, void *sta
     rec->flops = work.flops;
     rec->gbps = work.bytes > 0 ? work.bytes / seconds / 1e9 : NAN;
     rec->gflops = work.flops > 0 ? work.flops / seconds / 1e9 : NAN;
-    if (c->ceiling == LADDER_CEILING_BANDWIDTH) {
-        rec->ceiling = "bandwidth_gbps";
-        rec->fraction_of_ceiling = rec->gbps / ladder_bandwidth_ceiling(d);
-    } else {
-        rec->ceiling = "fma_gflops";
-        rec->fraction_of_ceiling = rec->gflops / d->ceilings.fma_gflops;
+    if (d->ceilings_measured) {
+        rec->fraction_of_bandwidth = rec->gbps / ladder_bandwidth_ceiling(d);
+        rec->fraction_of_fp32 = rec->gflops / d->ceilings.fma_gflops;
     }
-    if (!d->ceilings_measured) rec->fraction_of_ceiling = NAN;
+    rec->fraction_of_ceiling =
+        c->ceiling == LADDER_CEILING_BANDWIDTH ? rec->fraction_of_bandwidth : rec->fraction_of_fp32;
 }
 
 static void run_variant(const ladder_case *c, void *state, int index, const ladder_device *d,
