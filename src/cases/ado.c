@@ -56,33 +56,32 @@ void ado_cpu(const float *input, const float *matrix, int L, int M, int N, float
 
 typedef void ado_cpu_fn(const float *input, const float *matrix, int L, int M, int N, float *out, int threads);
 
-#define RUNG(name, story, fn, param) {name, story, (ladder_impl)(fn), param, 0}
-#define CPU_RUNG(name, story, threads) {name, story, (ladder_impl)(ado_cpu), threads, LADDER_HOST}
+#define CPU_RUNG(name, story, threads) LADDER_VARIANT(name, story, ado_cpu, threads, LADDER_HOST)
 
 static const ladder_variant ado_variants[] = {
     CPU_RUNG("cpu_serial", "the reference on one core: row means then the product, in double (V100S host: 4.71 s)",
              1),
     CPU_RUNG("cpu_omp", "the same, OpenMP over data sets on every core (V100S host, 104 cores: 0.363 s)", 0),
-    RUNG("v1_one_block",
+    LADDER_RUNG("v1_one_block",
          "one block, thread j sums row j of each data set in turn, then a shared sweep per output (V100S: 2.37 s)",
          ado_thread_per_row, 1),
-    RUNG("v2_block_per_set", "the same kernel, one block per data set: every SM busy (V100S: 0.083 s)",
+    LADDER_RUNG("v2_block_per_set", "the same kernel, one block per data set: every SM busy (V100S: 0.083 s)",
          ado_thread_per_row, 0),
-    RUNG("v3_coalesced_means",
+    LADDER_RUNG("v3_coalesced_means",
          "32x32 block per data set, lanes along a row: coalesced reads, warp-shuffle row sums (V100S: 0.021 s)",
          ado_warp_rows_sweep, 0),
-    RUNG("v4_shuffle_product",
+    LADDER_RUNG("v4_shuffle_product",
          "v3 with the product reduced by shuffles in two stages: 1 block barrier per output instead of 11 "
          "(V100S: 0.0118 s)",
          ado_warp_rows_shuffle, 0),
-    RUNG("v5_means_then_sgemm",
+    LADDER_RUNG("v5_means_then_sgemm",
          "v3's mean stage as its own kernel, then one cuBLAS SGEMM for every data set (V100S: 0.0065 s)",
          ado_means_sgemm, 0),
-    RUNG("streamed_means_sgemm",
+    LADDER_RUNG("streamed_means_sgemm",
          "a warp per row with 8 float4 loads in flight per lane, blocks not tied to data sets: the mean stage "
          "at copy bandwidth",
          ado_streamed_means_sgemm, 0),
-    RUNG("overlapped_chunks",
+    LADDER_RUNG("overlapped_chunks",
          "data sets in 8 slices, each slice's SGEMM on a second stream beside the next slice's means: "
          "hides the product",
          ado_overlapped_chunks, 8),

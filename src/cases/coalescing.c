@@ -23,8 +23,8 @@ static void memcpy_baseline(const float *in, float *out, long long n, int unused
     CUDA_CHECK(cudaMemcpyAsync(out, in, (size_t)n * sizeof(float), cudaMemcpyDeviceToDevice, stream));
 }
 
-#define SWEEP_POINT(name, fn, param, story) {name, story, (ladder_impl)(fn), param, 0}
-#define RUNG(name, fn, param, story) {name, story, (ladder_impl)(fn), param, 0}
+#define SWEEP_POINT(name, fn, param, story) LADDER_RUNG(name, story, fn, param)
+#define RUNG(name, fn, param, story) LADDER_RUNG(name, story, fn, param)
 
 static const ladder_variant coalescing_variants[] = {
     /* (a) offsets, float then double; (b) strides, float then double. */

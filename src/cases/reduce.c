@@ -33,39 +33,38 @@ double reduce_tolerance(long long n)
     return ladder_fp32_tolerance((double)n);
 }
 
-#define RUNG(name, story, fn, param) {name, story, (ladder_impl)(fn), param, 0}
 
 static const ladder_variant reduce_variants[] = {
-    RUNG("interleaved_divergent",
+    LADDER_RUNG("interleaved_divergent",
          "tree in shared memory, thread t adds at step s when t % 2s == 0: divergent warps, slow modulo",
          reduce_interleaved_divergent, 0),
-    RUNG("interleaved_bank_conflicts",
+    LADDER_RUNG("interleaved_bank_conflicts",
          "thread t works on index 2st: no divergence, but lanes 2s words apart collide in shared-memory banks",
          reduce_interleaved_bank_conflicts, 0),
-    RUNG("sequential_addressing", "halving tree, thread t adds s[t + half]: contiguous words, no bank conflicts",
+    LADDER_RUNG("sequential_addressing", "halving tree, thread t adds s[t + half]: contiguous words, no bank conflicts",
          reduce_sequential_addressing, 0),
-    RUNG("first_add_during_load", "each thread loads two elements and adds them: half the blocks, no idle first step",
+    LADDER_RUNG("first_add_during_load", "each thread loads two elements and adds them: half the blocks, no idle first step",
          reduce_first_add_during_load, 0),
-    RUNG("unroll_last_warp",
+    LADDER_RUNG("unroll_last_warp",
          "the last 64 partials reduced by warp 0 with __syncwarp, no block barriers: fewer instructions per step",
          reduce_unroll_last_warp, 0),
-    RUNG("fully_unrolled", "block size as a template parameter: the whole tree is straight-line code",
+    LADDER_RUNG("fully_unrolled", "block size as a template parameter: the whole tree is straight-line code",
          reduce_fully_unrolled, 0),
-    RUNG("many_elements_per_thread",
+    LADDER_RUNG("many_elements_per_thread",
          "one wave of blocks, grid-stride accumulation in registers, then one block over the partials (2 launches)",
          reduce_many_elements_per_thread, 0),
-    RUNG("warp_shuffle_two_stage",
+    LADDER_RUNG("warp_shuffle_two_stage",
          "shuffles within each warp, then warp 0 over the warp sums: registers instead of a shared tree",
          reduce_warp_shuffle_two_stage, 0),
-    RUNG("vectorized_single_pass",
+    LADDER_RUNG("vectorized_single_pass",
          "float4 loads, grid-stride, the last block to finish sums the partials: a quarter of the loads, one launch",
          reduce_vectorized_single_pass, 1),
-    RUNG("unroll4_float4", "4 independent float4 loads per thread per iteration: 64 bytes in flight instead of 16",
+    LADDER_RUNG("unroll4_float4", "4 independent float4 loads per thread per iteration: 64 bytes in flight instead of 16",
          reduce_vectorized_single_pass, 4),
-    RUNG("unroll8_float4", "8 independent float4 loads per thread per iteration: 128 bytes in flight",
+    LADDER_RUNG("unroll8_float4", "8 independent float4 loads per thread per iteration: 128 bytes in flight",
          reduce_vectorized_single_pass, 8),
-    {"cub", "CUB DeviceReduce::Sum, temporary storage allocated outside the timed region", (ladder_impl)reduce_cub,
-     0, LADDER_BASELINE},
+    LADDER_VARIANT("cub", "CUB DeviceReduce::Sum, temporary storage allocated outside the timed region", reduce_cub, 0,
+                   LADDER_BASELINE),
 };
 
 typedef struct reduce_state {

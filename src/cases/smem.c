@@ -34,7 +34,7 @@ static void memcpy_baseline(const float *in, float *out, long long n, cudaStream
     CUDA_CHECK(cudaMemcpyAsync(out, in, (size_t)n * sizeof(float), cudaMemcpyDeviceToDevice, stream));
 }
 
-#define RUNG(name, fn, story) {name, story, (ladder_impl)(fn), 0, 0}
+#define RUNG(name, fn, story) LADDER_RUNG(name, story, fn, 0)
 
 static const ladder_variant smem_variants[] = {
     RUNG("reverse_direct", smem_reverse_direct,

@@ -14,8 +14,8 @@
 #include "../harness/check.h"
 #include "../harness/rng.h"
 
-#define SWEEP_POINT(name, fn, param, story) {name, story, (ladder_impl)(fn), param, 0}
-#define RUNG(name, fn, story) {name, story, (ladder_impl)(fn), 0, 0}
+#define SWEEP_POINT(name, fn, param, story) LADDER_RUNG(name, story, fn, param)
+#define RUNG(name, fn, story) LADDER_RUNG(name, story, fn, 0)
 
 static const ladder_variant smem_banks_variants[] = {
     SWEEP_POINT("w4_stride_1", smem_banks_sweep_4, 1,

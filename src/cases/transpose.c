@@ -40,27 +40,26 @@ static void memcpy_baseline(const float *in, float *out, int rows, int cols, cud
     CUDA_CHECK(cudaMemcpyAsync(out, in, (size_t)rows * cols * sizeof(float), cudaMemcpyDeviceToDevice, stream));
 }
 
-#define RUNG(name, story, fn, param) {name, story, (ladder_impl)(fn), param, 0}
 
 static const ladder_variant transpose_variants[] = {
-    RUNG("copy", "row-to-row copy in the same 32x8-thread tile walk: the bandwidth a transpose aims at",
+    LADDER_RUNG("copy", "row-to-row copy in the same 32x8-thread tile walk: the bandwidth a transpose aims at",
          transpose_copy, COPIED),
-    RUNG("copy_shared", "the copy staged through a shared-memory tile: what the round trip and barrier cost",
+    LADDER_RUNG("copy_shared", "the copy staged through a shared-memory tile: what the round trip and barrier cost",
          transpose_copy_shared, COPIED),
-    RUNG("naive", "transpose: coalesced reads, column writes (32 sectors per warp store)", transpose_naive,
+    LADDER_RUNG("naive", "transpose: coalesced reads, column writes (32 sectors per warp store)", transpose_naive,
          TRANSPOSED),
-    RUNG("tiled", "32x32 shared tile: reads and writes both coalesced; column reads of the tile: 32-way bank conflicts",
+    LADDER_RUNG("tiled", "32x32 shared tile: reads and writes both coalesced; column reads of the tile: 32-way bank conflicts",
          transpose_tiled, TRANSPOSED),
-    RUNG("tiled_padded", "tile padded to 33 columns: a tile column spans 32 banks, no conflicts",
+    LADDER_RUNG("tiled_padded", "tile padded to 33 columns: a tile column spans 32 banks, no conflicts",
          transpose_tiled_padded, TRANSPOSED),
-    RUNG("diagonal", "diagonal block order against partition camping (moot since Fermi's address hashing)",
+    LADDER_RUNG("diagonal", "diagonal block order against partition camping (moot since Fermi's address hashing)",
          transpose_diagonal, TRANSPOSED),
-    RUNG("column_order", "padded tile, blocks walk down the input's columns: output rows written in order",
+    LADDER_RUNG("column_order", "padded tile, blocks walk down the input's columns: output rows written in order",
          transpose_column_order, TRANSPOSED),
-    RUNG("wide_tile", "64x64 tile, 512 threads, float4 accesses, conflict-free walk, column order: more bytes in flight",
+    LADDER_RUNG("wide_tile", "64x64 tile, 512 threads, float4 accesses, conflict-free walk, column order: more bytes in flight",
          transpose_wide_tile, TRANSPOSED),
-    {"memcpy", "cudaMemcpy device to device of the same bytes", (ladder_impl)memcpy_baseline, COPIED,
-     LADDER_BASELINE},
+    LADDER_VARIANT("memcpy", "cudaMemcpy device to device of the same bytes", memcpy_baseline, COPIED,
+                   LADDER_BASELINE),
 };
 
 typedef struct transpose_state {

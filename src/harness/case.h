@@ -37,6 +37,11 @@ typedef struct ladder_variant {
     unsigned flags;    /* enum ladder_variant_flags */
 } ladder_variant;
 
+/* A row of a variant table: a rung of the ladder, and the general form for
+ * baselines (LADDER_BASELINE) and CPU variants (LADDER_HOST). */
+#define LADDER_RUNG(name, story, launcher, param) LADDER_VARIANT(name, story, launcher, param, 0)
+#define LADDER_VARIANT(name, story, launcher, param, flags) {name, story, (ladder_impl)(launcher), param, flags}
+
 /* What the "fraction of ceiling" of a case is measured against. */
 typedef enum ladder_ceiling_kind {
     LADDER_CEILING_BANDWIDTH, /* best of cudaMemcpy D2D and the copy kernel, GB/s */

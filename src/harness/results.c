@@ -99,7 +99,7 @@ void ladder_print_table(FILE *out, const ladder_results *r, size_t first)
     if (first >= r->count) return;
     const ladder_record *head = &r->records[first];
     fprintf(out, "\n%s %s  (ceiling: %s)\n", head->case_name, head->size, head->ceiling);
-    fprintf(out, "%3s  %-24s %10s %7s %9s %9s %6s %6s %8s %8s %9s  %s\n", "#", "variant", "median", "spread",
+    fprintf(out, "%3s  %-26s %10s %7s %9s %9s %6s %6s %8s %8s %9s  %s\n", "#", "variant", "median", "spread",
             "GB/s", "GFLOP/s", "%bw", "%fp32", "speedup", "vs base", "error", "check");
     for (size_t i = first; i < r->count; ++i) {
         const ladder_record *rec = &r->records[i];
@@ -107,7 +107,7 @@ void ladder_print_table(FILE *out, const ladder_results *r, size_t first)
             error[16];
         snprintf(name, sizeof name, "%s%s", rec->variant, rec->baseline ? " *" : "");
         if (rec->skipped) {
-            fprintf(out, "%3d  %-24s skipped: %s\n", rec->index, name, rec->reason);
+            fprintf(out, "%3d  %-26s skipped: %s\n", rec->index, name, rec->reason);
             continue;
         }
         format_time(time, sizeof time, rec->median_ms);
@@ -119,7 +119,7 @@ void ladder_print_table(FILE *out, const ladder_results *r, size_t first)
         format_number(speedup, sizeof speedup, "%.2fx", rec->speedup);
         format_number(ratio, sizeof ratio, "%.3f", rec->ratio_to_baseline);
         format_number(error, sizeof error, "%.1e", rec->rel_error);
-        fprintf(out, "%3d  %-24s %10s %7s %9s %9s %6s %6s %8s %8s %9s  %s%s\n", rec->index, name, time, spread, gbps,
+        fprintf(out, "%3d  %-26s %10s %7s %9s %9s %6s %6s %8s %8s %9s  %s%s\n", rec->index, name, time, spread, gbps,
                 gflops, bandwidth, fp32, speedup, ratio, error, rec->valid ? "ok" : "FAIL",
                 rec->throttled ? " (throttled)" : "");
     }
