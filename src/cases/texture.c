@@ -11,6 +11,7 @@
  * Baseline: cudaMemcpy D2D of the same bytes. */
 #include "texture.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,22 +40,66 @@ texture_memory texture_memory_of(int param)
     return param < TEXTURE_SAMPLED_COUNT / 2 ? TEXTURE_ARRAY : TEXTURE_PITCH;
 }
 
-/* Wrap and mirror act on the normalized coordinate, before scaling: frac(u),
- * or 1 - frac(u) when floor(u) is odd. Clamp and border leave it alone and
- * act on texel indices. u * extent is exact in double. */
+/* The hardware rule, measured on an NVIDIA H200 (sm_90, CUDA 13.0, driver
+ * 580) by a standalone probe: tex2D<float> over float CUDA arrays and
+ * pitch-linear memory (the two agree everywhere) holding a ramp T[x] = x + 1,
+ * so that each returned value names the texel and the weight, plus random
+ * texels for the 2D blend. The rule, and what showed it:
+ *
+ * 1. Texel coordinates are used as given. A sweep in 1/4096-texel steps
+ *    (57344 positions from -2 to 8194) agreed with floor(x) and with rule 4
+ *    exactly. The case's positions lie on a 1/1024 grid, so whatever fixed
+ *    point the hardware uses below 1/4096 cannot move them.
+ * 2. A normalized coordinate u (denormals flushed to 0) is cut to 21
+ *    fractional bits, rounding down, before it is scaled: x = floor(u * 2^21)
+ *    / 2^21 * extent. Over about 190000 coordinates at widths 11 to 8192
+ *    (the case's positions, random ones, and ulp-by-ulp sweeps across texel
+ *    boundaries) this agreed everywhere, nearest and linear. Exact u * extent
+ *    disagreed at every width that is not a power of two: the texel
+ *    boundaries i / extent are then off the 2^-21 grid, and the position
+ *    moves by up to extent * 2^-21 (0.003 texel at 6144: a wrong texel for
+ *    nearest next to a boundary, a weight one step off for linear). Other
+ *    bit counts (18 to 26), rounding to nearest, and rounding toward zero
+ *    (at negative u) disagreed too.
+ * 3. Every addressing mode acts on texel indices, normalized or not: clamp to
+ *    the edge, border reads 0, wrap takes the index modulo the extent, mirror
+ *    reflects it with period 2 * extent (about 74000 coordinates at widths
+ *    37 to 8192, all agreeing). Wrapping or reflecting u before scaling, as
+ *    the Programming Guide describes it, picks another texel where the
+ *    reflected position lands on a texel edge or a weight tie.
+ * 4. Nearest returns texel floor(x). Linear splits x - 0.5 into an index i
+ *    and a fraction, and the weight alpha is that fraction rounded to the
+ *    nearest 1/256, ties up (every weight change of the sweep in 1 sat on a
+ *    tie; truncation disagreed at over a third of its positions), so alpha
+ *    can be 1.
+ * 5. In 2D the product alpha * beta is itself rounded to the nearest 1/256,
+ *    ties up, giving ab, and the four weights are built from it: 1 - alpha - beta + ab,
+ *    alpha - ab, beta - ab and ab. With the exact products (1 - alpha)(1 -
+ *    beta) and so on, 49152 bilinear samples on random texels were off by up
+ *    to 25576 ulp; with this rule all were within half an ulp, the 773 ties
+ *    among them included. The hardware returns the exact blend of those
+ *    weights rounded once to fp32.
+ *
+ * Everything here is exact in double for the coordinates the case makes. */
+
+/* The weight as the hardware stores it: 8 fractional bits, rounded to the
+ * nearest with ties up, so 1.0 is representable (rules 4 and 5). */
+static double fixed_point_weight(double fraction)
+{
+    return floor(fraction * 256.0 + 0.5) / 256.0;
+}
+
+/* Rule 2: a normalized coordinate in 21-bit fixed point, scaled to texels. */
+#define TEXTURE_NORMALIZED_FRACTION_BITS 21
 static double texel_space(float coordinate, int extent, texture_sampler s)
 {
     if (!s.normalized) return coordinate;
-    double u = coordinate, period = floor(u);
-    if (s.address == TEXTURE_WRAP) u -= period;
-    if (s.address == TEXTURE_MIRROR) {
-        u -= period;
-        if (fmod(period, 2.0) != 0.0) u = 1.0 - u;
-    }
-    return u * extent;
+    if (fabsf(coordinate) < FLT_MIN) coordinate = 0.0f;
+    double fixed = floor(ldexp(coordinate, TEXTURE_NORMALIZED_FRACTION_BITS));
+    return ldexp(fixed * extent, -TEXTURE_NORMALIZED_FRACTION_BITS);
 }
 
-/* Index i of an axis of `extent` texels, or -1 for a border read. */
+/* Rule 3: index i of an axis of `extent` texels, or -1 for a border read. */
 static long long resolve_index(long long i, int extent, texture_address address)
 {
     long long period;
@@ -76,15 +121,6 @@ static double texel(const float *texels, int width, int height, texture_address 
     return i < 0 || j < 0 ? 0.0 : texels[j * width + i]; /* the border colour is 0 */
 }
 
-/* The weight as the hardware stores it: 9-bit fixed point, 8 fractional
- * bits, so 1.0 is representable. Rounded to nearest; the sample positions
- * stay a quarter step from every tie and every truncation point, so the GPU
- * check tells rounding from truncation. */
-static double fixed_point_weight(double fraction)
-{
-    return floor(fraction * 256.0 + 0.5) / 256.0;
-}
-
 double texture_model_fetch(const float *texels, int width, int height, texture_sampler s, float x, float y)
 {
     double tx = texel_space(x, width, s), ty = texel_space(y, height, s);
@@ -92,10 +128,11 @@ double texture_model_fetch(const float *texels, int width, int height, texture_s
     double bx = tx - 0.5, by = ty - 0.5;
     long long i = (long long)floor(bx), j = (long long)floor(by);
     double alpha = fixed_point_weight(bx - (double)i), beta = fixed_point_weight(by - (double)j);
-    return (1 - alpha) * (1 - beta) * texel(texels, width, height, s.address, i, j) +
-           alpha * (1 - beta) * texel(texels, width, height, s.address, i + 1, j) +
-           (1 - alpha) * beta * texel(texels, width, height, s.address, i, j + 1) +
-           alpha * beta * texel(texels, width, height, s.address, i + 1, j + 1);
+    double both = fixed_point_weight(alpha * beta); /* rule 5 */
+    return (1 - alpha - beta + both) * texel(texels, width, height, s.address, i, j) +
+           (alpha - both) * texel(texels, width, height, s.address, i + 1, j) +
+           (beta - both) * texel(texels, width, height, s.address, i, j + 1) +
+           both * texel(texels, width, height, s.address, i + 1, j + 1);
 }
 
 ladder_check texture_check_sampled_host(const float *texels, const float *out, int rows, int cols, int param)
@@ -332,51 +369,51 @@ static const ladder_variant texture_variants[] = {
     SWEEP_POINT("array_clamp_point", texture_sample_2d, 0,
                 "2D: CUDA array (block-linear), clamp to edge, texel coordinates, nearest texel, exact; expected near copy"),
     SWEEP_POINT("array_clamp_linear", texture_sample_2d, 1,
-                "CUDA array (block-linear), clamp to edge, texel coordinates, bilinear, 8-bit weights (8 ulp)"),
+                "CUDA array (block-linear), clamp to edge, texel coordinates, bilinear, 8-bit weights (4 ulp)"),
     SWEEP_POINT("array_clamp_norm_point", texture_sample_2d, 2,
                 "CUDA array (block-linear), clamp to edge, normalized, nearest texel, exact"),
     SWEEP_POINT("array_clamp_norm_linear", texture_sample_2d, 3,
-                "CUDA array (block-linear), clamp to edge, normalized, bilinear, 8-bit weights (8 ulp)"),
+                "CUDA array (block-linear), clamp to edge, normalized, bilinear, 8-bit weights (4 ulp)"),
     SWEEP_POINT("array_border_point", texture_sample_2d, 4,
                 "CUDA array (block-linear), border (0 outside), texel coordinates, nearest texel, exact"),
     SWEEP_POINT("array_border_linear", texture_sample_2d, 5,
-                "CUDA array (block-linear), border (0 outside), texel coordinates, bilinear, 8-bit weights (8 ulp)"),
+                "CUDA array (block-linear), border (0 outside), texel coordinates, bilinear, 8-bit weights (4 ulp)"),
     SWEEP_POINT("array_border_norm_point", texture_sample_2d, 6,
                 "CUDA array (block-linear), border (0 outside), normalized, nearest texel, exact"),
     SWEEP_POINT("array_border_norm_linear", texture_sample_2d, 7,
-                "CUDA array (block-linear), border (0 outside), normalized, bilinear, 8-bit weights (8 ulp)"),
+                "CUDA array (block-linear), border (0 outside), normalized, bilinear, 8-bit weights (4 ulp)"),
     SWEEP_POINT("array_wrap_point", texture_sample_2d, 8,
-                "CUDA array (block-linear), wrap (frac of u), normalized, nearest texel, exact"),
+                "CUDA array (block-linear), wrap (index mod width), normalized, nearest texel, exact"),
     SWEEP_POINT("array_wrap_linear", texture_sample_2d, 9,
-                "CUDA array (block-linear), wrap (frac of u), normalized, bilinear, 8-bit weights (8 ulp)"),
+                "CUDA array (block-linear), wrap (index mod width), normalized, bilinear, 8-bit weights (4 ulp)"),
     SWEEP_POINT("array_mirror_point", texture_sample_2d, 10,
                 "CUDA array (block-linear), mirror, normalized, nearest texel, exact"),
     SWEEP_POINT("array_mirror_linear", texture_sample_2d, 11,
-                "CUDA array (block-linear), mirror, normalized, bilinear, 8-bit weights (8 ulp)"),
+                "CUDA array (block-linear), mirror, normalized, bilinear, 8-bit weights (4 ulp)"),
     SWEEP_POINT("pitch_clamp_point", texture_sample_2d, 12,
                 "pitch-linear rows, clamp to edge, texel coordinates, nearest texel, exact"),
     SWEEP_POINT("pitch_clamp_linear", texture_sample_2d, 13,
-                "pitch-linear rows, clamp to edge, texel coordinates, bilinear, 8-bit weights (8 ulp)"),
+                "pitch-linear rows, clamp to edge, texel coordinates, bilinear, 8-bit weights (4 ulp)"),
     SWEEP_POINT("pitch_clamp_norm_point", texture_sample_2d, 14,
                 "pitch-linear rows, clamp to edge, normalized, nearest texel, exact"),
     SWEEP_POINT("pitch_clamp_norm_linear", texture_sample_2d, 15,
-                "pitch-linear rows, clamp to edge, normalized, bilinear, 8-bit weights (8 ulp)"),
+                "pitch-linear rows, clamp to edge, normalized, bilinear, 8-bit weights (4 ulp)"),
     SWEEP_POINT("pitch_border_point", texture_sample_2d, 16,
                 "pitch-linear rows, border (0 outside), texel coordinates, nearest texel, exact"),
     SWEEP_POINT("pitch_border_linear", texture_sample_2d, 17,
-                "pitch-linear rows, border (0 outside), texel coordinates, bilinear, 8-bit weights (8 ulp)"),
+                "pitch-linear rows, border (0 outside), texel coordinates, bilinear, 8-bit weights (4 ulp)"),
     SWEEP_POINT("pitch_border_norm_point", texture_sample_2d, 18,
                 "pitch-linear rows, border (0 outside), normalized, nearest texel, exact"),
     SWEEP_POINT("pitch_border_norm_linear", texture_sample_2d, 19,
-                "pitch-linear rows, border (0 outside), normalized, bilinear, 8-bit weights (8 ulp)"),
+                "pitch-linear rows, border (0 outside), normalized, bilinear, 8-bit weights (4 ulp)"),
     SWEEP_POINT("pitch_wrap_point", texture_sample_2d, 20,
-                "pitch-linear rows, wrap (frac of u), normalized, nearest texel, exact"),
+                "pitch-linear rows, wrap (index mod width), normalized, nearest texel, exact"),
     SWEEP_POINT("pitch_wrap_linear", texture_sample_2d, 21,
-                "pitch-linear rows, wrap (frac of u), normalized, bilinear, 8-bit weights (8 ulp)"),
+                "pitch-linear rows, wrap (index mod width), normalized, bilinear, 8-bit weights (4 ulp)"),
     SWEEP_POINT("pitch_mirror_point", texture_sample_2d, 22,
                 "pitch-linear rows, mirror, normalized, nearest texel, exact"),
     SWEEP_POINT("pitch_mirror_linear", texture_sample_2d, 23,
-                "pitch-linear rows, mirror, normalized, bilinear, 8-bit weights (8 ulp)"),
+                "pitch-linear rows, mirror, normalized, bilinear, 8-bit weights (4 ulp)"),
     {"memcpy", "cudaMemcpy device to device of the same bytes", (ladder_impl)memcpy_baseline, 0, LADDER_BASELINE},
 };
 

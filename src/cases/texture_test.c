@@ -1,7 +1,11 @@
 /* CPU tests of the texture model: hand-computed fetches for every addressing
  * mode, with nearest and linear filtering, texel and normalized coordinates;
- * the 8-bit weight quantization; the sample positions' exactness and their
- * distance from every weight-rounding boundary; and the check's tolerance. */
+ * the 8-bit weight quantization with its ties; the rules measured on an H200
+ * (normalized coordinates cut to 21 fractional bits, addressing on texel
+ * indices, the rounded 2D product weight), each with a fetch that the rule
+ * used before (exact u * extent, wrap and mirror on u, exact weight
+ * products) gets wrong; the sample positions' exactness and their distance
+ * from every weight tie; and the check's tolerance. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,13 +30,22 @@ static int failures = 0;
 /* A 4 x 1 texture: T = 1, 2, 4, 8. */
 static const float row4[4] = {1, 2, 4, 8};
 
-static void expect_fetch(texture_address a, int normalized, int linear, float x, double expected)
+static const char *address_names[] = {"clamp", "border", "wrap", "mirror"};
+
+/* One fetch on a one-row texture, at y = 0.5 (the row's centre, texel or
+ * normalized: a one-texel axis is the same either way). */
+static void expect_fetch_in(const float *texels, int width, texture_address a, int normalized, int linear, float x,
+                            double expected)
 {
     texture_sampler s = {a, normalized, linear};
-    double got = texture_model_fetch(row4, 4, 1, s, x, 0.5f);
-    static const char *names[] = {"clamp", "border", "wrap", "mirror"};
-    EXPECT(got == expected, "%s %s %s at x = %g: %.9g, by hand %.9g", names[a], normalized ? "normalized" : "texel",
-           linear ? "linear" : "nearest", x, got, expected);
+    double got = texture_model_fetch(texels, width, 1, s, x, 0.5f);
+    EXPECT(got == expected, "width %d, %s %s %s at x = %a: %.9g, by hand %.9g", width, address_names[a],
+           normalized ? "normalized" : "texel", linear ? "linear" : "nearest", x, got, expected);
+}
+
+static void expect_fetch(texture_address a, int normalized, int linear, float x, double expected)
+{
+    expect_fetch_in(row4, 4, a, normalized, linear, x, expected);
 }
 
 static void test_nearest(void)
@@ -46,12 +59,15 @@ static void test_nearest(void)
     expect_fetch(TEXTURE_BORDER, 0, 0, 4.1f, 0);
     expect_fetch(TEXTURE_BORDER, 0, 0, 3.9f, 8);
     expect_fetch(TEXTURE_BORDER, 1, 0, 1.01f, 0);
-    expect_fetch(TEXTURE_WRAP, 1, 0, 1.3f, 2);   /* frac 0.3: x = 1.2 */
-    expect_fetch(TEXTURE_WRAP, 1, 0, -0.1f, 8);  /* frac 0.9: x = 3.6 */
-    expect_fetch(TEXTURE_MIRROR, 1, 0, 1.3f, 4); /* odd period: 1 - 0.3 = 0.7, x = 2.8 */
-    expect_fetch(TEXTURE_MIRROR, 1, 0, -0.1f, 1); /* period -1, odd: 1 - 0.9 = 0.1, x = 0.4 */
-    expect_fetch(TEXTURE_MIRROR, 1, 0, 2.3f, 2); /* even period: 0.3, x = 1.2 */
-    expect_fetch(TEXTURE_MIRROR, 1, 0, 1.0f, 8); /* 1 - 0 = 1, x = 4: the reflected edge texel */
+    expect_fetch(TEXTURE_WRAP, 1, 0, 1.3f, 2);   /* x = 5.2: index 5 mod 4 = 1 */
+    expect_fetch(TEXTURE_WRAP, 1, 0, -0.1f, 8);  /* x = -0.4: index -1 mod 4 = 3 */
+    expect_fetch(TEXTURE_MIRROR, 1, 0, 1.3f, 4); /* x = 5.2: index 5 reflects to 8 - 1 - 5 = 2 */
+    expect_fetch(TEXTURE_MIRROR, 1, 0, -0.1f, 1); /* x = -0.4: index -1 reflects to 0 */
+    expect_fetch(TEXTURE_MIRROR, 1, 0, 2.3f, 2); /* x = 9.2: index 9 mod 8 = 1 */
+    expect_fetch(TEXTURE_MIRROR, 1, 0, 1.0f, 8); /* x = 4: index 4 reflects to 3, the edge texel */
+    /* x = -1 exactly: index -1 reflects to 0. Reflecting u first (1 - frac(-0.25)
+     * = 0.25, x = 1) would give texel 1, T = 2. */
+    expect_fetch(TEXTURE_MIRROR, 1, 0, -0.25f, 1);
 }
 
 static void test_linear(void)
@@ -67,10 +83,15 @@ static void test_linear(void)
     expect_fetch(TEXTURE_WRAP, 1, 1, 0.0625f, 2.75);   /* x = 0.25: 0.25 * T[3] + 0.75 * T[0] */
     expect_fetch(TEXTURE_WRAP, 1, 1, 1.0625f, 2.75);   /* one period later, the same */
     expect_fetch(TEXTURE_WRAP, 1, 1, 0.96875f, 5.375); /* x = 3.875: 0.625 * 8 + 0.375 * T[0] */
-    expect_fetch(TEXTURE_MIRROR, 1, 1, 1.0625f, 8);    /* 0.9375: x = 3.75, texels 3 and 3 */
-    expect_fetch(TEXTURE_MIRROR, 1, 1, -0.0625f, 1);   /* 0.0625: x = 0.25, texels 0 and 0 */
-    expect_fetch(TEXTURE_MIRROR, 1, 1, 1.375f, 4);     /* 0.625: x = 2.5, on texel 2 */
-    expect_fetch(TEXTURE_MIRROR, 1, 1, 1.625f, 2);     /* 0.375: x = 1.5, on texel 1 */
+    expect_fetch(TEXTURE_MIRROR, 1, 1, 1.0625f, 8);    /* x = 4.25: indices 3, 4 reflect to 3, 3 */
+    expect_fetch(TEXTURE_MIRROR, 1, 1, -0.0625f, 1);   /* x = -0.25: indices -1, 0 reflect to 0, 0 */
+    expect_fetch(TEXTURE_MIRROR, 1, 1, 1.375f, 4);     /* x = 5.5: index 5, weight 0, reflects to 2 */
+    expect_fetch(TEXTURE_MIRROR, 1, 1, 1.625f, 2);     /* x = 6.5: index 6 reflects to 1 */
+    /* A weight tie in a reflected period: x = 5.5 + 1/512, so x - 0.5 = 5 + 0.5/256
+     * and the weight rounds up to 1/256 on index 6: (255 * T[2] + T[1]) / 256.
+     * Reflecting u first (x = 8 - 5.501953125 = 2.498046875, x - 0.5 = 1 +
+     * 255.5/256) would round the other way, all on texel 2: 4. */
+    expect_fetch(TEXTURE_MIRROR, 1, 1, 1.37548828125f, 1022.0 / 256.0);
 }
 
 static void test_weight_quantization(void)
@@ -82,6 +103,30 @@ static void test_weight_quantization(void)
     expect_fetch(TEXTURE_CLAMP, 0, 1, 1.6f, 2.0 + 2.0 * 26.0 / 256.0);
     /* A weight that rounds up to 1: 255.7/256 -> 256/256, all on texel i + 1. */
     expect_fetch(TEXTURE_CLAMP, 0, 1, 1.5f + 255.7f / 256.0f, 4);
+    /* A tie, 0.5/256, rounds up: 2 + 2/256 (truncation and ties-to-even give 2). */
+    expect_fetch(TEXTURE_CLAMP, 0, 1, 1.5f + 1.0f / 512.0f, 2.0 + 2.0 / 256.0);
+}
+
+static void test_normalized_fixed_point(void)
+{
+    printf("normalized: u cut to 21 fractional bits (rounding down) before scaling, every addressing mode\n");
+    const float row3[3] = {1, 2, 4};
+    for (int a = TEXTURE_CLAMP; a <= TEXTURE_MIRROR; ++a) {
+        /* u = 1/3 as a float is 0x1.555556p-2, a little above 1/3: u * 3 =
+         * 1 + 2^-26 would be texel 1. u * 2^21 = 699050.6875 cuts to 699050,
+         * x = 3 * 699050 / 2^21 = 1 - 2^-20: texel 0. */
+        expect_fetch_in(row3, 3, (texture_address)a, 1, 0, 1.0f / 3.0f, 1);
+        /* u = 2/3 = 0x1.555556p-1: u * 2^21 = 1398101.375 cuts to 1398101,
+         * x = 2 - 2^-21: texel 1 (exact u * 3 would be texel 2). */
+        expect_fetch_in(row3, 3, (texture_address)a, 1, 0, 2.0f / 3.0f, 2);
+        /* Linear, u = 0x1.56aaacp-3: u * 2^21 = 350890.6875 cuts to 350890, x
+         * = 1052670 / 2^21, x - 0.5 = 0.49976/256: weight 0, texel 0 alone.
+         * Exact u * 3 is 0.5 + 0.5000076/256: weight 1/256, 1 + 1/256. */
+        expect_fetch_in(row3, 3, (texture_address)a, 1, 1, 0x1.56aaacp-3f, 1);
+    }
+    /* A power-of-two width loses nothing: texel edges i / 4 are on the grid. */
+    expect_fetch(TEXTURE_CLAMP, 1, 0, 0.25f, 2);
+    expect_fetch(TEXTURE_CLAMP, 1, 0, nextafterf(0.25f, 0.0f), 1);
 }
 
 static void test_bilinear_2d(void)
@@ -97,6 +142,23 @@ static void test_bilinear_2d(void)
     texture_sampler border_point = {TEXTURE_BORDER, 0, 0};
     EXPECT(texture_model_fetch(square, 2, 2, border_point, 1.5f, 1.5f) == 4, "nearest (1.5, 1.5) is not T[1][1]");
     EXPECT(texture_model_fetch(square, 2, 2, border_point, 1.5f, 2.5f) == 0, "below the texture is not the border");
+
+    printf("2D: the product weight alpha * beta is rounded to 1/256 (ties up), the other three follow from it\n");
+    /* A single 1 in the corner returns the product weight itself. alpha =
+     * 141/256, beta = 186/256: alpha * beta = 102.445/256 -> 102/256 (the
+     * exact product, 0.400177, is what the model used before). */
+    const float corner[4] = {0, 0, 0, 1};
+    got = texture_model_fetch(corner, 2, 2, clamp_linear, 0.5f + 141.0f / 256.0f, 0.5f + 186.0f / 256.0f);
+    EXPECT(got == 102.0 / 256.0, "corner, alpha 141/256, beta 186/256: %.9g, by hand 102/256", got);
+    /* alpha = 1/2, beta = 1/256: the product 0.5/256 is a tie, rounded up to 1/256. */
+    got = texture_model_fetch(corner, 2, 2, clamp_linear, 1.0f, 0.5f + 1.0f / 256.0f);
+    EXPECT(got == 1.0 / 256.0, "corner, alpha 1/2, beta 1/256: %.9g, by hand 1/256", got);
+    /* All four weights on {1, 2; 4, 8}, same alpha and beta, ab = 102/256:
+     * (256 - 141 - 186 + 102) * 1 + (141 - 102) * 2 + (186 - 102) * 4 + 102 * 8
+     * = 31 + 78 + 336 + 816 = 1261, over 256. */
+    const float doubling[4] = {1, 2, 4, 8};
+    got = texture_model_fetch(doubling, 2, 2, clamp_linear, 0.5f + 141.0f / 256.0f, 0.5f + 186.0f / 256.0f);
+    EXPECT(got == 1261.0 / 256.0, "{1, 2; 4, 8}: %.9g, by hand 1261/256", got);
 }
 
 static void test_sample_positions(void)
@@ -122,7 +184,7 @@ static void test_sample_positions(void)
 
 static void test_check_tolerance(void)
 {
-    printf("check: nearest exact, linear within 8 ulp, a weight one step off fails\n");
+    printf("check: nearest exact, linear within 4 ulp, a weight one step off fails\n");
     enum { rows = 13, cols = 9 };
     float texels[rows * cols], out[rows * cols];
     for (int i = 0; i < rows * cols; ++i) texels[i] = 1.0f + (float)((i * 37) % 101) / 101.0f;
@@ -171,6 +233,7 @@ int main(void)
     test_nearest();
     test_linear();
     test_weight_quantization();
+    test_normalized_fixed_point();
     test_bilinear_2d();
     test_sample_positions();
     test_check_tolerance();
