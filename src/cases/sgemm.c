@@ -227,6 +227,8 @@ static const ladder_variant sgemm_variants[] = {
          sgemm_tile_128x256),
     RUNG("tile_128x128_4warps", "4 warps of 64x64, 16x8 outputs per thread, k-tiles of 16: two blocks per SM",
          sgemm_tile_128x128_4warps),
+    RUNG("tile_128x128_k32", "k-tiles of 32 in a 2-stage ring (65 KB, opted in): half the per-tile work again",
+         sgemm_tile_128x128_k32),
     {"cublas", "cuBLAS SGEMM, CUBLAS_DEFAULT_MATH: FP32 FMAs, TF32 off; row-major as C^T = B^T A^T",
      (ladder_impl)cublas_sgemm, 0, LADDER_BASELINE},
 };
@@ -242,6 +244,8 @@ typedef struct sgemm_state {
     cublasHandle_t cublas;
     int full_check;
     sgemm_sample sample;
+    int shared_optin;  /* cudaDevAttrMaxSharedMemoryPerBlockOptin of the device */
+    char reason[160];  /* why a rung is unsupported, when that depends on the device */
 } sgemm_state;
 
 static void destroy(void *opaque)
@@ -291,6 +295,9 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
         destroy(s);
         return NULL;
     }
+    int device;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&s->shared_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
     CUBLAS_CHECK(cublasCreate(&s->cublas));
     CUBLAS_CHECK(cublasSetMathMode(s->cublas, CUBLAS_DEFAULT_MATH));
     s->full_check = (double)m * n * k <= (double)SGEMM_FULL_CHECK_MNK;
@@ -321,6 +328,14 @@ static const char *unsupported(void *opaque, const ladder_variant *v)
         return "the blocked CPU loop would take seconds above 2048^3 multiply-adds; try --size 2048";
     if (v->impl == (ladder_impl)sgemm_single_block && (s->m > SGEMM_SINGLE_BLOCK_MAX || s->n > SGEMM_SINGLE_BLOCK_MAX))
         return "one thread per element in one block: a block holds at most 1024 threads (M, N <= 32)";
+    if (!(v->flags & (LADDER_HOST | LADDER_BASELINE))) {
+        size_t need = sgemm_shared_bytes((sgemm_launcher *)v->impl);
+        if (need > (size_t)s->shared_optin) {
+            snprintf(s->reason, sizeof s->reason, "needs %.1f KB of shared memory a block; this GPU grants %.1f KB",
+                     need / 1024.0, s->shared_optin / 1024.0);
+            return s->reason;
+        }
+    }
     return NULL;
 }
 

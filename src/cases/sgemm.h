@@ -4,6 +4,7 @@
 #ifndef LADDER_SGEMM_H
 #define LADDER_SGEMM_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <cuda_runtime_api.h>
 
@@ -31,6 +32,12 @@ sgemm_launcher sgemm_swizzled;
 sgemm_launcher sgemm_tile_128x128_k16;
 sgemm_launcher sgemm_tile_128x256;
 sgemm_launcher sgemm_tile_128x128_4warps;
+sgemm_launcher sgemm_tile_128x128_k32;
+
+/* Dynamic shared memory a rung asks for per block, where that is more than
+ * the 48 KB every GPU grants without opting in; 0 for the others. A device
+ * whose cudaDevAttrMaxSharedMemoryPerBlockOptin is smaller cannot run it. */
+size_t sgemm_shared_bytes(sgemm_launcher *rung);
 
 /* The one-block rung: one thread per element of C, one block. */
 #define SGEMM_SINGLE_BLOCK_MAX 32

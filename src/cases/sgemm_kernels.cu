@@ -403,8 +403,9 @@ struct pipeline_shape {
     static constexpr size_t SHARED_BYTES = (size_t)STAGES * STAGE_FLOATS * sizeof(float);
     /* Registers: the accumulators plus about 64 for fragments and addresses. */
     static constexpr int MIN_BLOCKS = 65536 / (THREADS * (TM * TN + 64)) > 0 ? 65536 / (THREADS * (TM * TN + 64)) : 1;
-    /* 64 KB: the most a block may ask for on every GPU from Turing on. */
-    static_assert(SHARED_BYTES <= 64 * 1024, "the ring must fit 64 KB of shared memory");
+    /* 227 KB: the most a Hopper block may opt in to. A ring above 48 KB must
+     * say so in sgemm_shared_bytes, so that a GPU granting less skips it. */
+    static_assert(SHARED_BYTES <= 227 * 1024, "the ring must fit Hopper's 227 KB of shared memory a block");
     static_assert(STAGES >= 2, "a ring");
 };
 
@@ -647,10 +648,16 @@ extern "C" void sgemm_swizzled(const float *a, const float *b, float *c, int m, 
     launch_pipelined<128, 128, 8, 8, 8, 4, 8>(a, b, c, m, n, k, stream);
 }
 
+/* The rungs whose ring is larger than the 48 KB a block gets without opting
+ * in: their configurations are named once, for the launcher and for
+ * sgemm_shared_bytes (the case skips them where the device grants less). */
+#define TILE_128X128_K16 128, 128, 16, 8, 8, 3, 8
+#define TILE_128X128_K32 128, 128, 32, 8, 8, 2, 8
+
 extern "C" void sgemm_tile_128x128_k16(const float *a, const float *b, float *c, int m, int n, int k,
                                        cudaStream_t stream)
 {
-    launch_pipelined<128, 128, 16, 8, 8, 3, 8>(a, b, c, m, n, k, stream);
+    launch_pipelined<TILE_128X128_K16>(a, b, c, m, n, k, stream);
 }
 
 extern "C" void sgemm_tile_128x256(const float *a, const float *b, float *c, int m, int n, int k,
@@ -664,3 +671,23 @@ extern "C" void sgemm_tile_128x128_4warps(const float *a, const float *b, float 
 {
     launch_pipelined<128, 128, 16, 16, 8, 3, 8>(a, b, c, m, n, k, stream);
 }
+
+extern "C" void sgemm_tile_128x128_k32(const float *a, const float *b, float *c, int m, int n, int k,
+                                       cudaStream_t stream)
+{
+    launch_pipelined<TILE_128X128_K32>(a, b, c, m, n, k, stream);
+}
+
+template <int BM, int BN, int BK, int TM, int TN, int STAGES, int GROUP_M>
+static constexpr size_t pipelined_shared_bytes()
+{
+    return pipeline_shape<BM, BN, BK, TM, TN, STAGES>::SHARED_BYTES;
+}
+
+extern "C" size_t sgemm_shared_bytes(sgemm_launcher *rung)
+{
+    if (rung == sgemm_tile_128x128_k16) return pipelined_shared_bytes<TILE_128X128_K16>();
+    if (rung == sgemm_tile_128x128_k32) return pipelined_shared_bytes<TILE_128X128_K32>();
+    return 0;
+}
+

@@ -224,6 +224,18 @@ static void test_swizzle(void)
     expect(tm == 1 && tn == 2, "swizzle with groups of 1: plain row-major order");
 }
 
+/* The shared-memory gate: rungs above the 48 KB every GPU grants say what
+ * they need; the k32 ring needs more than a Turing block can opt in to
+ * (64 KB), so the case skips it there, and every ring fits Hopper's 227 KB. */
+static void test_shared_bytes(void)
+{
+    size_t k16 = sgemm_shared_bytes(sgemm_tile_128x128_k16), k32 = sgemm_shared_bytes(sgemm_tile_128x128_k32);
+    expect(sgemm_shared_bytes(sgemm_tiled16) == 0 && sgemm_shared_bytes(sgemm_async_2stage) == 0,
+           "shared bytes: rungs within 48 KB report 0");
+    expect(k16 > 48 * 1024 && k16 <= 64 * 1024, "shared bytes: the k16 ring opts in above 48 KB, within 64 KB");
+    expect(k32 > 64 * 1024 && k32 <= 227 * 1024, "shared bytes: the k32 ring needs more than 64 KB, fits 227 KB");
+}
+
 int main(void)
 {
     test_hand_checked();
@@ -233,6 +245,7 @@ int main(void)
     test_sampled_check();
     test_tolerance();
     test_swizzle();
+    test_shared_bytes();
     printf("sgemm_test: %d failed\n", failures);
     return failures ? 1 : 0;
 }
