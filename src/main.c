@@ -318,7 +318,7 @@ int main(int argc, char **argv)
     char command_line[4096];
     join_arguments(argc, argv, command_line, sizeof command_line);
     if (!c.seed_given) c.seed = (uint64_t)time(NULL);
-    ladder_run_info info = {command_line, c.seed, c.quick};
+    ladder_run_info info = {command_line, time(NULL), c.seed, c.quick};
 
     if (strcmp(c.command, "list") == 0) return command_list(&c);
     if (strcmp(c.command, "run") == 0) return command_run(&c, &info);

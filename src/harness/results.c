@@ -238,6 +238,10 @@ void ladder_emit_json(FILE *out, const ladder_device *device, const ladder_resul
             LADDER_JSON_SCHEMA);
     fputs("  \"command\": ", out);
     json_string(out, info->command_line ? info->command_line : "");
+    char date[32];
+    struct tm utc;
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&info->started, &utc));
+    fprintf(out, ",\n  \"date\": \"%s\"", date);
     fprintf(out, ",\n  \"seed\": %llu,\n  \"quick\": %s,\n", (unsigned long long)info->seed, json_bool(info->quick));
     fputs("  \"units\": {\"gbps\": \"1e9 bytes per second, bytes read + written\", "
           "\"gflops\": \"1e9 floating-point operations per second\", \"time\": \"milliseconds\"},\n",

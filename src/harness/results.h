@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "device.h"
 
@@ -53,6 +54,7 @@ void ladder_print_device(FILE *out, const ladder_device *device);
 
 typedef struct ladder_run_info {
     const char *command_line;
+    time_t started;            /* written as UTC, ISO 8601 */
     uint64_t seed;
     int quick;
 } ladder_run_info;

@@ -74,7 +74,7 @@ int main(void)
     char path[256], command[4096], err[512];
     snprintf(path, sizeof path, "%s/out.json", dir);
     ladder_device d = fake_device();
-    ladder_run_info info = {"ladder run \"transpose\"", 12345, 0};
+    ladder_run_info info = {"ladder run \"transpose\"", 1795313829, 12345, 0};
     EXPECT(ladder_write_json(path, &d, &r, &info, err, sizeof err) == 0);
 
     /* Parse it back and check the contract's fields and types. */
@@ -88,6 +88,7 @@ int main(void)
              "c = dev[\"ceilings\"]\n"
              "for k in (\"memcpy_gbps\", \"copy_kernel_gbps\", \"fma_gflops\", \"sgemm_gflops\"): assert c[k] > 0, k\n"
              "assert doc[\"seed\"] == 12345 and doc[\"schema\"] == 1\n"
+             "assert doc[\"date\"] == \"2026-11-22T02:17:09Z\", doc[\"date\"]\n"
              "res = doc[\"results\"]\n"
              "assert len(res) == 4\n"
              "need = \"case variant index size samples median_ms min_ms max_ms rel_spread bytes flops gbps gflops "
