@@ -227,7 +227,7 @@ static const ladder_variant sgemm_variants[] = {
          sgemm_tile_128x256),
     RUNG("tile_128x128_4warps", "4 warps of 64x64, 16x8 outputs per thread, k-tiles of 16: two blocks per SM",
          sgemm_tile_128x128_4warps),
-    RUNG("tile_128x128_k32", "k-tiles of 32 in a 2-stage ring (65 KB, opted in): half the per-tile work again",
+    RUNG("tile_128x128_k32", "k-tiles of 32, 2-stage ring (65 KB, opted in): barriers and copy set-up per FMA halved",
          sgemm_tile_128x128_k32),
     {"cublas", "cuBLAS SGEMM, CUBLAS_DEFAULT_MATH: FP32 FMAs, TF32 off; row-major as C^T = B^T A^T",
      (ladder_impl)cublas_sgemm, 0, LADDER_BASELINE},
