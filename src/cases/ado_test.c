@@ -9,14 +9,7 @@
 #include "cases/ado.h"
 #include "harness/rng.h"
 #include "harness/validate.h"
-
-static int failures;
-
-static void expect(int ok, const char *what)
-{
-    printf("%-78s %s\n", what, ok ? "ok" : "FAIL");
-    if (!ok) ++failures;
-}
+#include "harness/test_util.h"
 
 static void test_hand_example(void)
 {
@@ -106,6 +99,6 @@ int main(void)
     test_hand_example();
     test_against_definition();
     test_tolerance();
-    printf("ado_test: %d failed\n", failures);
-    return failures ? 1 : 0;
+    printf("ado_test: %d failed\n", test_failures);
+    return test_failures ? 1 : 0;
 }

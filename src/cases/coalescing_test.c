@@ -9,20 +9,9 @@
 #include "cases/coalescing.h"
 #include "harness/case.h"
 #include "harness/rng.h"
+#include "harness/test_util.h"
 
 extern const ladder_case coalescing_case;
-
-static int failures = 0;
-
-#define EXPECT(cond, ...)                                                      \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            printf("  FAIL: ");                                                \
-            printf(__VA_ARGS__);                                               \
-            printf("\n");                                                      \
-            ++failures;                                                        \
-        }                                                                      \
-    } while (0)
 
 static void test_input_word_matches_harness_hash(void)
 {
@@ -32,12 +21,12 @@ static void test_input_word_matches_harness_hash(void)
         for (uint64_t i = 0; i < 1000; i += 7) {
             float expected = 1.0f + (float)(ladder_hash64(key ^ i) >> 41) / 8388608.0f;
             float got = coalescing_input_word(key, i);
-            EXPECT(got == expected, "seed %llu word %llu: %.9g, harness hash gives %.9g", (unsigned long long)seed,
+            EXPECTF(got == expected, "seed %llu word %llu: %.9g, harness hash gives %.9g", (unsigned long long)seed,
                    (unsigned long long)i, got, expected);
-            EXPECT(got >= 1.0f && got < 2.0f, "word out of [1, 2): %.9g", got);
+            EXPECTF(got >= 1.0f && got < 2.0f, "word out of [1, 2): %.9g", got);
         }
     }
-    EXPECT(coalescing_input_word(1, 0) != coalescing_input_word(2, 0), "different keys give the same word");
+    EXPECTF(coalescing_input_word(1, 0) != coalescing_input_word(2, 0), "different keys give the same word");
 }
 
 /* Naive models of the kernels on a word array: out[w] is written with the
@@ -120,7 +109,7 @@ static void test_word_maps_match_models(long long n)
         }
         for (long long w = 0; w < b.out_words && !bad; ++w)
             if (b.written[w] == 1 && !covered[w]) bad = 1;
-        EXPECT(!bad, "%s: word map and model disagree", v->name);
+        EXPECTF(!bad, "%s: word map and model disagree", v->name);
         free(covered);
     }
     free(b.in);
@@ -132,7 +121,7 @@ static void test_sweep_tables(void)
 {
     printf("tables: offsets 0..32 and strides 1..32 in float and double, row 0 the aligned float copy\n");
     const ladder_case *c = &coalescing_case;
-    EXPECT(strcmp(c->variants[0].name, "offset_f32_0") == 0, "row 0 is %s", c->variants[0].name);
+    EXPECTF(strcmp(c->variants[0].name, "offset_f32_0") == 0, "row 0 is %s", c->variants[0].name);
     int offsets32 = 0, offsets64 = 0, strides32 = 0, strides64 = 0;
     unsigned long long seen_offset32 = 0, seen_offset64 = 0, seen_stride32 = 0, seen_stride64 = 0;
     for (int i = 0; i < c->variant_count; ++i) {
@@ -144,15 +133,15 @@ static void test_sweep_tables(void)
         if (f == coalescing_copy_stride_f32) ++strides32, seen_stride32 |= bit;
         if (f == coalescing_copy_stride_f64) ++strides64, seen_stride64 |= bit;
         for (int j = 0; j < i; ++j)
-            EXPECT(strcmp(v->name, c->variants[j].name) != 0, "duplicate variant name %s", v->name);
-        EXPECT(strlen(v->name) <= 24, "name %s is wider than the table column", v->name);
+            EXPECTF(strcmp(v->name, c->variants[j].name) != 0, "duplicate variant name %s", v->name);
+        EXPECTF(strlen(v->name) <= 24, "name %s is wider than the table column", v->name);
     }
     unsigned long long offsets = (1ull << 33) - 1, strides = ((1ull << 33) - 1) & ~1ull;
-    EXPECT(offsets32 == 33 && seen_offset32 == offsets, "float offsets are not 0..32");
-    EXPECT(offsets64 == 33 && seen_offset64 == offsets, "double offsets are not 0..32");
-    EXPECT(strides32 == 32 && seen_stride32 == strides, "float strides are not 1..32");
-    EXPECT(strides64 == 32 && seen_stride64 == strides, "double strides are not 1..32");
-    EXPECT(c->variants[c->variant_count - 1].flags & LADDER_BASELINE, "the baseline is not last");
+    EXPECTF(offsets32 == 33 && seen_offset32 == offsets, "float offsets are not 0..32");
+    EXPECTF(offsets64 == 33 && seen_offset64 == offsets, "double offsets are not 0..32");
+    EXPECTF(strides32 == 32 && seen_stride32 == strides, "float strides are not 1..32");
+    EXPECTF(strides64 == 32 && seen_stride64 == strides, "double strides are not 1..32");
+    EXPECTF(c->variants[c->variant_count - 1].flags & LADDER_BASELINE, "the baseline is not last");
 }
 
 static void test_permutation_is_a_bijection(void)
@@ -160,7 +149,7 @@ static void test_permutation_is_a_bijection(void)
     printf("permuted rung: lane k -> word 13k mod 32 takes every word of the warp once\n");
     int hits[32] = {0};
     for (int lane = 0; lane < 32; ++lane) ++hits[COALESCING_PERMUTED_WORD(lane)];
-    for (int w = 0; w < 32; ++w) EXPECT(hits[w] == 1, "word %d taken %d times", w, hits[w]);
+    for (int w = 0; w < 32; ++w) EXPECTF(hits[w] == 1, "word %d taken %d times", w, hits[w]);
 }
 
 static void test_bad_sizes_refused(void)
@@ -173,7 +162,7 @@ static void test_bad_sizes_refused(void)
         if (ladder_parse_size(bad[i], &size, err, sizeof err) != 0) continue;
         ladder_status status = LADDER_OK;
         void *state = coalescing_case.create(&size, &status, err, sizeof err);
-        EXPECT(!state && status == LADDER_BAD_SIZE && err[0], "size %s accepted", bad[i]);
+        EXPECTF(!state && status == LADDER_BAD_SIZE && err[0], "size %s accepted", bad[i]);
     }
 }
 
@@ -185,6 +174,6 @@ int main(void)
     test_sweep_tables();
     test_permutation_is_a_bijection();
     test_bad_sizes_refused();
-    printf(failures ? "coalescing_test: %d FAILED\n" : "coalescing_test: all passed\n", failures);
-    return failures ? 1 : 0;
+    printf(test_failures ? "coalescing_test: %d FAILED\n" : "coalescing_test: all passed\n", test_failures);
+    return test_failures ? 1 : 0;
 }

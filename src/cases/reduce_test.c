@@ -6,14 +6,7 @@
 
 #include "cases/reduce.h"
 #include "harness/rng.h"
-
-static int failures;
-
-static void expect(int ok, const char *what)
-{
-    printf("%-78s %s\n", what, ok ? "ok" : "FAIL");
-    if (!ok) ++failures;
-}
+#include "harness/test_util.h"
 
 static void test_reference(void)
 {
@@ -107,6 +100,6 @@ int main(void)
     test_reference();
     test_tolerance();
     test_passes();
-    printf("reduce_test: %d failed\n", failures);
-    return failures ? 1 : 0;
+    printf("reduce_test: %d failed\n", test_failures);
+    return test_failures ? 1 : 0;
 }

@@ -9,14 +9,7 @@
 #include "cases/sgemm.h"
 #include "harness/rng.h"
 #include "harness/validate.h"
-
-static int failures;
-
-static void expect(int ok, const char *what)
-{
-    printf("%-78s %s\n", what, ok ? "ok" : "FAIL");
-    if (!ok) ++failures;
-}
+#include "harness/test_util.h"
 
 /* The definition, one element at a time, in double. */
 static void naive_product(const float *a, const float *b, double *c, long long m, long long n, long long k)
@@ -246,6 +239,6 @@ int main(void)
     test_tolerance();
     test_swizzle();
     test_shared_bytes();
-    printf("sgemm_test: %d failed\n", failures);
-    return failures ? 1 : 0;
+    printf("sgemm_test: %d failed\n", test_failures);
+    return test_failures ? 1 : 0;
 }

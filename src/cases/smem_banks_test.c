@@ -6,27 +6,16 @@
 
 #include "cases/smem_banks.h"
 #include "harness/case.h"
+#include "harness/test_util.h"
 
 extern const ladder_case smem_banks_case;
-
-static int failures = 0;
-
-#define EXPECT(cond, ...)                                                      \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            printf("  FAIL: ");                                                \
-            printf(__VA_ARGS__);                                               \
-            printf("\n");                                                      \
-            ++failures;                                                        \
-        }                                                                      \
-    } while (0)
 
 static const ladder_variant *find(const char *name)
 {
     for (int i = 0; i < smem_banks_case.variant_count; ++i)
         if (strcmp(smem_banks_case.variants[i].name, name) == 0) return &smem_banks_case.variants[i];
     printf("  FAIL: no variant %s\n", name);
-    ++failures;
+    ++test_failures;
     return &smem_banks_case.variants[0];
 }
 
@@ -35,7 +24,7 @@ static uint32_t table[SMEM_BANKS_TABLE_WORDS];
 static void expect_sum(const char *name, int lane, int repeats, uint32_t expected)
 {
     uint32_t got = smem_banks_expected_sum(find(name), table, lane, repeats);
-    EXPECT(got == expected, "%s lane %d x%d: %u, by hand %u", name, lane, repeats, got, expected);
+    EXPECTF(got == expected, "%s lane %d x%d: %u, by hand %u", name, lane, repeats, got, expected);
 }
 
 static void test_sums_by_hand(void)
@@ -66,22 +55,22 @@ static void test_wrap_around(void)
 static void test_sweep_table(void)
 {
     printf("table: strides 1..33 and a broadcast for 4-, 8- and 16-byte words, every read inside the table\n");
-    EXPECT(strcmp(smem_banks_case.variants[0].name, "w4_stride_1") == 0, "row 0 is %s",
+    EXPECTF(strcmp(smem_banks_case.variants[0].name, "w4_stride_1") == 0, "row 0 is %s",
            smem_banks_case.variants[0].name);
     const char *widths[] = {"w4", "w8", "w16"};
     for (int w = 0; w < 3; ++w) {
         char name[32];
         for (int s = 1; s <= 33; ++s) {
             snprintf(name, sizeof name, "%s_stride_%d", widths[w], s);
-            EXPECT(find(name)->param == s, "%s has param %d", name, find(name)->param);
-            EXPECT(31 * s + SMEM_BANKS_UNROLL - 1 < SMEM_BANKS_TABLE_ELEMENTS, "%s reads past the table", name);
+            EXPECTF(find(name)->param == s, "%s has param %d", name, find(name)->param);
+            EXPECTF(31 * s + SMEM_BANKS_UNROLL - 1 < SMEM_BANKS_TABLE_ELEMENTS, "%s reads past the table", name);
         }
         snprintf(name, sizeof name, "%s_broadcast", widths[w]);
-        EXPECT(find(name)->param == 0, "%s is not stride 0", name);
+        EXPECTF(find(name)->param == 0, "%s is not stride 0", name);
     }
     for (int i = 0; i < smem_banks_case.variant_count; ++i)
         for (int j = 0; j < i; ++j)
-            EXPECT(strcmp(smem_banks_case.variants[i].name, smem_banks_case.variants[j].name) != 0, "duplicate %s",
+            EXPECTF(strcmp(smem_banks_case.variants[i].name, smem_banks_case.variants[j].name) != 0, "duplicate %s",
                    smem_banks_case.variants[i].name);
 }
 
@@ -90,6 +79,6 @@ int main(void)
     test_sums_by_hand();
     test_wrap_around();
     test_sweep_table();
-    printf(failures ? "smem_banks_test: %d FAILED\n" : "smem_banks_test: all passed\n", failures);
-    return failures ? 1 : 0;
+    printf(test_failures ? "smem_banks_test: %d FAILED\n" : "smem_banks_test: all passed\n", test_failures);
+    return test_failures ? 1 : 0;
 }

@@ -7,18 +7,7 @@
 #include <stdlib.h>
 
 #include "cases/smem.h"
-
-static int failures = 0;
-
-#define EXPECT(cond, ...)                                                      \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            printf("  FAIL: ");                                                \
-            printf(__VA_ARGS__);                                               \
-            printf("\n");                                                      \
-            ++failures;                                                        \
-        }                                                                      \
-    } while (0)
+#include "harness/test_util.h"
 
 static void test_check_accepts_only_a_reversal(void)
 {
@@ -26,15 +15,15 @@ static void test_check_accepts_only_a_reversal(void)
     const float in[5] = {1, 2, 3, 4, 5};
     float out[5] = {5, 4, 3, 2, 1};
     ladder_check c = smem_reverse_check_host(in, out, 5);
-    EXPECT(c.passed && c.rel_error == 0, "exact reversal rejected (error %g)", c.rel_error);
+    EXPECTF(c.passed && c.rel_error == 0, "exact reversal rejected (error %g)", c.rel_error);
     out[1] = 3, out[2] = 4;
-    EXPECT(!smem_reverse_check_host(in, out, 5).passed, "swapped pair accepted");
+    EXPECTF(!smem_reverse_check_host(in, out, 5).passed, "swapped pair accepted");
     out[1] = 4, out[2] = 3, out[4] = NAN;
     c = smem_reverse_check_host(in, out, 5);
-    EXPECT(!c.passed && c.nonfinite == 1, "NaN accepted");
-    EXPECT(!smem_reverse_check_host(in, in, 5).passed, "a copy accepted as a reversal");
+    EXPECTF(!c.passed && c.nonfinite == 1, "NaN accepted");
+    EXPECTF(!smem_reverse_check_host(in, in, 5).passed, "a copy accepted as a reversal");
     const float one = 7;
-    EXPECT(smem_reverse_check_host(&one, &one, 1).passed, "n = 1 is its own reversal");
+    EXPECTF(smem_reverse_check_host(&one, &one, 1).passed, "n = 1 is its own reversal");
 }
 
 /* The staged rungs: block b, thread t loads element b*B + t (if in range)
@@ -78,10 +67,10 @@ static void test_index_arithmetic_reverses(void)
             for (long long i = 0; i < n; ++i) in[i] = (float)(i + 1);
             for (long long i = 0; i < n; ++i) out[i] = NAN;
             replay_staged(in, out, n, blocks[b]);
-            EXPECT(smem_reverse_check_host(in, out, n).passed, "staged, n = %lld, block %d", n, blocks[b]);
+            EXPECTF(smem_reverse_check_host(in, out, n).passed, "staged, n = %lld, block %d", n, blocks[b]);
             for (long long i = 0; i < n; ++i) out[i] = NAN;
             replay_carved(in, out, n, blocks[b]);
-            EXPECT(smem_reverse_check_host(in, out, n).passed, "carved, n = %lld, block %d", n, blocks[b]);
+            EXPECTF(smem_reverse_check_host(in, out, n).passed, "carved, n = %lld, block %d", n, blocks[b]);
         }
     }
     free(in);
@@ -92,6 +81,6 @@ int main(void)
 {
     test_check_accepts_only_a_reversal();
     test_index_arithmetic_reverses();
-    printf(failures ? "smem_test: %d FAILED\n" : "smem_test: all passed\n", failures);
-    return failures ? 1 : 0;
+    printf(test_failures ? "smem_test: %d FAILED\n" : "smem_test: all passed\n", test_failures);
+    return test_failures ? 1 : 0;
 }

@@ -12,20 +12,9 @@
 
 #include "cases/texture.h"
 #include "harness/case.h"
+#include "harness/test_util.h"
 
 extern const ladder_case texture_case;
-
-static int failures = 0;
-
-#define EXPECT(cond, ...)                                                      \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            printf("  FAIL: ");                                                \
-            printf(__VA_ARGS__);                                               \
-            printf("\n");                                                      \
-            ++failures;                                                        \
-        }                                                                      \
-    } while (0)
 
 /* A 4 x 1 texture: T = 1, 2, 4, 8. */
 static const float row4[4] = {1, 2, 4, 8};
@@ -39,7 +28,7 @@ static void expect_fetch_in(const float *texels, int width, texture_address a, i
 {
     texture_sampler s = {a, normalized, linear};
     double got = texture_model_fetch(texels, width, 1, s, x, 0.5f);
-    EXPECT(got == expected, "width %d, %s %s %s at x = %a: %.9g, by hand %.9g", width, address_names[a],
+    EXPECTF(got == expected, "width %d, %s %s %s at x = %a: %.9g, by hand %.9g", width, address_names[a],
            normalized ? "normalized" : "texel", linear ? "linear" : "nearest", x, got, expected);
 }
 
@@ -135,13 +124,13 @@ static void test_bilinear_2d(void)
     const float square[4] = {1, 2, 3, 4};
     texture_sampler clamp_linear = {TEXTURE_CLAMP, 0, 1};
     double got = texture_model_fetch(square, 2, 2, clamp_linear, 1.0f, 1.0f);
-    EXPECT(got == 2.5, "centre: %.9g, by hand 2.5", got);
+    EXPECTF(got == 2.5, "centre: %.9g, by hand 2.5", got);
     /* weights 0.25 across, 0.75 down: rows 1.25 and 3.25, blended 0.25 / 0.75. */
     got = texture_model_fetch(square, 2, 2, clamp_linear, 0.75f, 1.25f);
-    EXPECT(got == 2.75, "(0.75, 1.25): %.9g, by hand 2.75", got);
+    EXPECTF(got == 2.75, "(0.75, 1.25): %.9g, by hand 2.75", got);
     texture_sampler border_point = {TEXTURE_BORDER, 0, 0};
-    EXPECT(texture_model_fetch(square, 2, 2, border_point, 1.5f, 1.5f) == 4, "nearest (1.5, 1.5) is not T[1][1]");
-    EXPECT(texture_model_fetch(square, 2, 2, border_point, 1.5f, 2.5f) == 0, "below the texture is not the border");
+    EXPECTF(texture_model_fetch(square, 2, 2, border_point, 1.5f, 1.5f) == 4, "nearest (1.5, 1.5) is not T[1][1]");
+    EXPECTF(texture_model_fetch(square, 2, 2, border_point, 1.5f, 2.5f) == 0, "below the texture is not the border");
 
     printf("2D: the product weight alpha * beta is rounded to 1/256 (ties up), the other three follow from it\n");
     /* A single 1 in the corner returns the product weight itself. alpha =
@@ -149,16 +138,16 @@ static void test_bilinear_2d(void)
      * exact product, 0.400177, is what the model used before). */
     const float corner[4] = {0, 0, 0, 1};
     got = texture_model_fetch(corner, 2, 2, clamp_linear, 0.5f + 141.0f / 256.0f, 0.5f + 186.0f / 256.0f);
-    EXPECT(got == 102.0 / 256.0, "corner, alpha 141/256, beta 186/256: %.9g, by hand 102/256", got);
+    EXPECTF(got == 102.0 / 256.0, "corner, alpha 141/256, beta 186/256: %.9g, by hand 102/256", got);
     /* alpha = 1/2, beta = 1/256: the product 0.5/256 is a tie, rounded up to 1/256. */
     got = texture_model_fetch(corner, 2, 2, clamp_linear, 1.0f, 0.5f + 1.0f / 256.0f);
-    EXPECT(got == 1.0 / 256.0, "corner, alpha 1/2, beta 1/256: %.9g, by hand 1/256", got);
+    EXPECTF(got == 1.0 / 256.0, "corner, alpha 1/2, beta 1/256: %.9g, by hand 1/256", got);
     /* All four weights on {1, 2; 4, 8}, same alpha and beta, ab = 102/256:
      * (256 - 141 - 186 + 102) * 1 + (141 - 102) * 2 + (186 - 102) * 4 + 102 * 8
      * = 31 + 78 + 336 + 816 = 1261, over 256. */
     const float doubling[4] = {1, 2, 4, 8};
     got = texture_model_fetch(doubling, 2, 2, clamp_linear, 0.5f + 141.0f / 256.0f, 0.5f + 186.0f / 256.0f);
-    EXPECT(got == 1261.0 / 256.0, "{1, 2; 4, 8}: %.9g, by hand 1261/256", got);
+    EXPECTF(got == 1261.0 / 256.0, "{1, 2; 4, 8}: %.9g, by hand 1261/256", got);
 }
 
 static void test_sample_positions(void)
@@ -176,9 +165,9 @@ static void test_sample_positions(void)
             off_grid += residue != 0.25 && residue != 0.75;
             lowest = fmin(lowest, exact), highest = fmax(highest, exact);
         }
-        EXPECT(!inexact, "extent %d: %d positions not exact in a float", n, inexact);
-        EXPECT(!off_grid, "extent %d: %d positions not a quarter step off the weight grid", n, off_grid);
-        EXPECT(lowest < 0 && highest > n, "extent %d: samples [%g, %g] do not pass both edges", n, lowest, highest);
+        EXPECTF(!inexact, "extent %d: %d positions not exact in a float", n, inexact);
+        EXPECTF(!off_grid, "extent %d: %d positions not a quarter step off the weight grid", n, off_grid);
+        EXPECTF(lowest < 0 && highest > n, "extent %d: samples [%g, %g] do not pass both edges", n, lowest, highest);
     }
 }
 
@@ -197,20 +186,20 @@ static void test_check_tolerance(void)
                 out[y * cols + x] = (float)texture_model_fetch(texels, cols, rows, s, u, v);
             }
         ladder_check c = texture_check_sampled_host(texels, out, rows, cols, param);
-        EXPECT(c.passed, "param %d: the model's own output (rounded to float) fails: %g", param, c.rel_error);
+        EXPECTF(c.passed, "param %d: the model's own output (rounded to float) fails: %g", param, c.rel_error);
         if (s.linear) {
             out[40] = nextafterf(nextafterf(out[40], 3.0f), 3.0f);
-            EXPECT(texture_check_sampled_host(texels, out, rows, cols, param).passed, "param %d: 2 ulp rejected", param);
+            EXPECTF(texture_check_sampled_host(texels, out, rows, cols, param).passed, "param %d: 2 ulp rejected", param);
             out[40] += 1.0f / 256.0f * 0.3f;
-            EXPECT(!texture_check_sampled_host(texels, out, rows, cols, param).passed, "param %d: 1e-3 accepted",
+            EXPECTF(!texture_check_sampled_host(texels, out, rows, cols, param).passed, "param %d: 1e-3 accepted",
                    param);
         } else {
             out[40] = nextafterf(out[40], 3.0f);
-            EXPECT(!texture_check_sampled_host(texels, out, rows, cols, param).passed, "param %d: 1 ulp accepted",
+            EXPECTF(!texture_check_sampled_host(texels, out, rows, cols, param).passed, "param %d: 1 ulp accepted",
                    param);
         }
         out[7] = NAN;
-        EXPECT(!texture_check_sampled_host(texels, out, rows, cols, param).passed, "param %d: NaN accepted", param);
+        EXPECTF(!texture_check_sampled_host(texels, out, rows, cols, param).passed, "param %d: NaN accepted", param);
     }
 }
 
@@ -224,7 +213,7 @@ static void test_bad_sizes_refused(void)
         if (ladder_parse_size(bad[i], &size, err, sizeof err) != 0) continue;
         ladder_status status = LADDER_OK;
         void *state = texture_case.create(&size, &status, err, sizeof err);
-        EXPECT(!state && status == LADDER_BAD_SIZE && err[0], "size %s accepted", bad[i]);
+        EXPECTF(!state && status == LADDER_BAD_SIZE && err[0], "size %s accepted", bad[i]);
     }
 }
 
@@ -238,6 +227,6 @@ int main(void)
     test_sample_positions();
     test_check_tolerance();
     test_bad_sizes_refused();
-    printf(failures ? "texture_test: %d FAILED\n" : "texture_test: all passed\n", failures);
-    return failures ? 1 : 0;
+    printf(test_failures ? "texture_test: %d FAILED\n" : "texture_test: all passed\n", test_failures);
+    return test_failures ? 1 : 0;
 }

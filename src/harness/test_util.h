@@ -1,5 +1,8 @@
-/* A minimal check macro for the CPU tests: prints each failed expectation
- * with its line and counts it; main returns the count's verdict. */
+/* The CPU tests' checks, shared by every *_test.c: each failed expectation
+ * is printed with its line and counted; test_result gives main's exit code.
+ *   EXPECT(cond)             prints the expression when it fails
+ *   EXPECTF(cond, fmt, ...)  prints a message when it fails
+ *   expect(ok, what)         prints every check, passed or not */
 #ifndef LADDER_TEST_UTIL_H
 #define LADDER_TEST_UTIL_H
 
@@ -16,6 +19,16 @@ static int test_failures;
         }                                                                             \
     } while (0)
 
+#define EXPECTF(cond, ...)                                                            \
+    do {                                                                              \
+        if (!(cond)) {                                                                \
+            fprintf(stderr, "%s:%d: FAIL: ", __FILE__, __LINE__);                     \
+            fprintf(stderr, __VA_ARGS__);                                             \
+            fputc('\n', stderr);                                                      \
+            ++test_failures;                                                          \
+        }                                                                             \
+    } while (0)
+
 #define EXPECT_NEAR(a, b, tol)                                                        \
     do {                                                                              \
         double a_ = (a), b_ = (b);                                                    \
@@ -25,6 +38,12 @@ static int test_failures;
             ++test_failures;                                                          \
         }                                                                             \
     } while (0)
+
+static inline void expect(int ok, const char *what)
+{
+    printf("%-78s %s\n", what, ok ? "ok" : "FAIL");
+    if (!ok) ++test_failures;
+}
 
 static inline int test_result(const char *name)
 {
