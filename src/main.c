@@ -187,12 +187,14 @@ static int command_list(const cli *c)
     return 0;
 }
 
-/* The size a case runs at: CASE=SPEC, else a bare --size, else its default. */
-static ladder_size size_for(const cli *c, const ladder_case *lc)
+/* The size a case runs at: CASE=SPEC, else a bare --size, else its default
+ * (*given says whether the user chose it). */
+static ladder_size size_for(const cli *c, const ladder_case *lc, int *given)
 {
     const ladder_size *chosen = NULL;
     for (int i = 0; i < c->size_count; ++i)
         if (!c->sizes[i].case_name || strcmp(c->sizes[i].case_name, lc->name) == 0) chosen = &c->sizes[i].size;
+    *given = chosen != NULL;
     if (chosen) return *chosen;
     ladder_size s;
     char err[256];
@@ -259,7 +261,8 @@ static int command_run(const cli *c, const ladder_run_info *info)
     ladder_results results = {0};
     int invalid = 0;
     for (int k = 0; k < count; ++k) {
-        ladder_size size = size_for(c, selected[k]);
+        int size_given;
+        ladder_size size = size_for(c, selected[k], &size_given);
         size_t first = results.count;
         char err[512];
         ladder_status status = ladder_run_case(selected[k], &size, &device, &options, &results, err, sizeof err);
@@ -267,7 +270,14 @@ static int command_run(const cli *c, const ladder_run_info *info)
             fprintf(stderr, "ladder: %s: %s (see ladder list %s)\n", selected[k]->name, err, selected[k]->name);
             exit(LADDER_EXIT_USAGE);
         }
-        if (status == LADDER_NO_MEMORY) ladder_die("%s: %s", selected[k]->name, err);
+        /* A size the user asked for must fit; a default size that does not fit
+         * a smaller GPU skips that case and lets the others run. */
+        if (status == LADDER_NO_MEMORY && size_given) ladder_die("%s: %s", selected[k]->name, err);
+        if (status == LADDER_NO_MEMORY) {
+            fprintf(stderr, "ladder: %s skipped: %s; try --quick or --size %s=...\n", selected[k]->name, err,
+                    selected[k]->name);
+            continue;
+        }
         ladder_print_table(stdout, &results, first);
         fflush(stdout);
         for (size_t i = first; i < results.count; ++i)
