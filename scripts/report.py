@@ -72,7 +72,8 @@ def bars(records):
         y = 20 + 18 * i
         parts.append(text(left - 6, y + 12, r["variant"] + (" *" if r["baseline"] else ""), "end"))
         if r["skipped"]:
-            parts.append(text(left + 4, y + 12, "skipped: " + r["reason"], extra='fill="#888"'))
+            reason = r["reason"] if len(r["reason"]) <= 60 else r["reason"][:57] + "..."
+            parts.append(text(left + 4, y + 12, "skipped: " + reason, extra='fill="#888"'))
             continue
         f = r["fraction_of_ceiling"] or 0
         colour = "#c33" if not r["valid"] else ("#999" if r["baseline"] else "#06c")
