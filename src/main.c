@@ -181,7 +181,7 @@ static int command_list(const cli *c)
                lc->quick_size);
         for (int i = 0; i < lc->variant_count; ++i) {
             const ladder_variant *v = &lc->variants[i];
-            printf("%3d  %-24s %s%s\n", i, v->name, (v->flags & LADDER_BASELINE) ? "[baseline] " : "", v->story);
+            printf("%3d  %-26s %s%s\n", i, v->name, (v->flags & LADDER_BASELINE) ? "[baseline] " : "", v->story);
         }
     }
     return 0;
