@@ -33,17 +33,28 @@ static void memcpy_baseline(const float *in, float *out, long long n, int unused
                 coalescing_copy_offset_##type, k)
 
 /* (b) Strides: thread i reads element i * s and writes element i. A warp's
- * reads span 32 s elements, s times the sectors for the same data, until from
- * stride 8 (doubles: 4) every element drags in a 32-byte sector of its own.
- * Sector model, reads and writes counted: 2 / (min(s, 8) + 1) of stride 1 for
- * floats, 2 / (min(s, 4) + 1) for doubles. Measured on an H200 the float copy
- * falls less at first (stride 2: 0.88, 8: 0.38: at stride 1 a copy of one
- * float per thread runs at 58 % of the copy ceiling, bound by loads in flight
- * rather than by sectors) and keeps falling past stride 8 (16: 0.21, 32:
- * 0.18), which 32-byte sectors alone do not predict and a larger DRAM access
- * unit would; ncu's dram__bytes_read would settle it (not measured yet). */
-#define STRIDE(type, s)                                                                              \
-    LADDER_RUNG("stride_" #type "_" #s, "read with a stride of " #s " elements, write contiguously",    \
+ * reads span 32 s elements; from 32 bytes apart (floats: stride 8, doubles:
+ * 4) every element needs a 32-byte sector of its own from L2, the textbook
+ * floor. Hopper goes below that floor, and Nsight Compute says why (H200,
+ * 25.2M floats, `ladder run coalescing --ncu`):
+ * - The L2 fills a miss 64 bytes at a time (cudaLimitMaxL2FetchGranularity
+ *   reads 64 by default), so from 64 bytes apart each element costs 64 B of
+ *   DRAM: dram__bytes_read is 0.81 GB at float stride 8, 1.21 GB at 12 and
+ *   1.61 GB at 16 to 32, while the L2 sectors asked for stay at 25.2M (0.81
+ *   GB). With the limit set to 32 bytes, stride 16 reads 0.81 GB and takes
+ *   241 us instead of 397 us (a standalone probe, not a rung: the limit is
+ *   per context).
+ * - Past 64 bytes apart the DRAM bytes stay flat, but DRAM runs further from
+ *   its peak as the reads spread: 91 % of peak at 64 bytes apart, 80 % at
+ *   128 (floats at 32, doubles at 16), 62 % at 256 (doubles at 32).
+ * At stride 1 a copy of one float per thread reaches only 51 % of DRAM peak,
+ * bound by loads in flight rather than by sectors, so the small strides fall
+ * less than the sector model's 2 / (s + 1). Each row's story gives the bytes
+ * per element read, as 32-byte sectors from L2 and as DRAM fetches. */
+#define STRIDE(type, s, l2_bytes, dram_bytes)                                                        \
+    LADDER_RUNG("stride_" #type "_" #s,                                                              \
+                "read at a stride of " #s " elements, write contiguously; per element read: "        \
+                "~" #l2_bytes " B of L2 sectors, ~" #dram_bytes " B of DRAM",                         \
                 coalescing_copy_stride_##type, s)
 #define RUNG(name, fn, param, story) LADDER_RUNG(name, story, fn, param)
 
@@ -62,18 +73,28 @@ static const ladder_variant coalescing_variants[] = {
     OFFSET(f64, 24), OFFSET(f64, 25), OFFSET(f64, 26), OFFSET(f64, 27), OFFSET(f64, 28), OFFSET(f64, 29),
     OFFSET(f64, 30), OFFSET(f64, 31), OFFSET(f64, 32),
     /* (b) strides, float then double */
-    STRIDE(f32, 1), STRIDE(f32, 2), STRIDE(f32, 3), STRIDE(f32, 4), STRIDE(f32, 5), STRIDE(f32, 6),
-    STRIDE(f32, 7), STRIDE(f32, 8), STRIDE(f32, 9), STRIDE(f32, 10), STRIDE(f32, 11), STRIDE(f32, 12),
-    STRIDE(f32, 13), STRIDE(f32, 14), STRIDE(f32, 15), STRIDE(f32, 16), STRIDE(f32, 17), STRIDE(f32, 18),
-    STRIDE(f32, 19), STRIDE(f32, 20), STRIDE(f32, 21), STRIDE(f32, 22), STRIDE(f32, 23), STRIDE(f32, 24),
-    STRIDE(f32, 25), STRIDE(f32, 26), STRIDE(f32, 27), STRIDE(f32, 28), STRIDE(f32, 29), STRIDE(f32, 30),
-    STRIDE(f32, 31), STRIDE(f32, 32),
-    STRIDE(f64, 1), STRIDE(f64, 2), STRIDE(f64, 3), STRIDE(f64, 4), STRIDE(f64, 5), STRIDE(f64, 6),
-    STRIDE(f64, 7), STRIDE(f64, 8), STRIDE(f64, 9), STRIDE(f64, 10), STRIDE(f64, 11), STRIDE(f64, 12),
-    STRIDE(f64, 13), STRIDE(f64, 14), STRIDE(f64, 15), STRIDE(f64, 16), STRIDE(f64, 17), STRIDE(f64, 18),
-    STRIDE(f64, 19), STRIDE(f64, 20), STRIDE(f64, 21), STRIDE(f64, 22), STRIDE(f64, 23), STRIDE(f64, 24),
-    STRIDE(f64, 25), STRIDE(f64, 26), STRIDE(f64, 27), STRIDE(f64, 28), STRIDE(f64, 29), STRIDE(f64, 30),
-    STRIDE(f64, 31), STRIDE(f64, 32),
+    STRIDE(f32, 1, 4, 4), STRIDE(f32, 2, 8, 8), STRIDE(f32, 3, 12, 12),
+    STRIDE(f32, 4, 16, 16), STRIDE(f32, 5, 20, 20), STRIDE(f32, 6, 24, 24),
+    STRIDE(f32, 7, 28, 28), STRIDE(f32, 8, 32, 32), STRIDE(f32, 9, 32, 36),
+    STRIDE(f32, 10, 32, 40), STRIDE(f32, 11, 32, 44), STRIDE(f32, 12, 32, 48),
+    STRIDE(f32, 13, 32, 52), STRIDE(f32, 14, 32, 56), STRIDE(f32, 15, 32, 60),
+    STRIDE(f32, 16, 32, 64), STRIDE(f32, 17, 32, 64), STRIDE(f32, 18, 32, 64),
+    STRIDE(f32, 19, 32, 64), STRIDE(f32, 20, 32, 64), STRIDE(f32, 21, 32, 64),
+    STRIDE(f32, 22, 32, 64), STRIDE(f32, 23, 32, 64), STRIDE(f32, 24, 32, 64),
+    STRIDE(f32, 25, 32, 64), STRIDE(f32, 26, 32, 64), STRIDE(f32, 27, 32, 64),
+    STRIDE(f32, 28, 32, 64), STRIDE(f32, 29, 32, 64), STRIDE(f32, 30, 32, 64),
+    STRIDE(f32, 31, 32, 64), STRIDE(f32, 32, 32, 64),
+    STRIDE(f64, 1, 8, 8), STRIDE(f64, 2, 16, 16), STRIDE(f64, 3, 24, 24),
+    STRIDE(f64, 4, 32, 32), STRIDE(f64, 5, 32, 40), STRIDE(f64, 6, 32, 48),
+    STRIDE(f64, 7, 32, 56), STRIDE(f64, 8, 32, 64), STRIDE(f64, 9, 32, 64),
+    STRIDE(f64, 10, 32, 64), STRIDE(f64, 11, 32, 64), STRIDE(f64, 12, 32, 64),
+    STRIDE(f64, 13, 32, 64), STRIDE(f64, 14, 32, 64), STRIDE(f64, 15, 32, 64),
+    STRIDE(f64, 16, 32, 64), STRIDE(f64, 17, 32, 64), STRIDE(f64, 18, 32, 64),
+    STRIDE(f64, 19, 32, 64), STRIDE(f64, 20, 32, 64), STRIDE(f64, 21, 32, 64),
+    STRIDE(f64, 22, 32, 64), STRIDE(f64, 23, 32, 64), STRIDE(f64, 24, 32, 64),
+    STRIDE(f64, 25, 32, 64), STRIDE(f64, 26, 32, 64), STRIDE(f64, 27, 32, 64),
+    STRIDE(f64, 28, 32, 64), STRIDE(f64, 29, 32, 64), STRIDE(f64, 30, 32, 64),
+    STRIDE(f64, 31, 32, 64), STRIDE(f64, 32, 32, 64),
     /* (c) the classic add-one: G80 took 356 us coalesced, 357 us with idle
      * threads, about 3,500 us permuted or misaligned, on 3M floats. */
     RUNG("addone_coalesced", coalescing_add_one_coalesced, 1,

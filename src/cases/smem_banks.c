@@ -21,7 +21,12 @@
  * 8-byte words: 256 bytes per warp access, served as 2 half-warp wavefronts
  * even without a conflict, 2 gcd(s, 16) in all. 16-byte words: 512 bytes, 4
  * quarter-warp wavefronts, 4 gcd(s, 8) in all. Each row's cost says how many
- * wavefronts the model expects, relative to stride 1 of 4-byte words. */
+ * wavefronts the model expects, relative to stride 1 of 4-byte words.
+ * Measured on an H200 with `ladder run smem_banks --ncu`: wavefronts per
+ * load instruction (l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld) are
+ * 1, 2, 4 at stride 1 and 2, 4, 8 at stride 2 for 4-, 8-, 16-byte words, as
+ * modelled, and the time per access follows them. The one exception is the
+ * 16-byte broadcast: 2 wavefronts, not 1, while the 8-byte one takes 1. */
 #define WORD_STRIDE(bytes, s, cost) \
     LADDER_RUNG("w" #bytes "_stride_" #s, "lane k reads word k * " #s ": " cost, smem_banks_sweep_##bytes, s)
 #define RUNG(name, fn, story) LADDER_RUNG(name, story, fn, 0)
@@ -83,7 +88,8 @@ static const ladder_variant smem_banks_variants[] = {
     WORD_STRIDE(16, 31, "4 wavefronts"), WORD_STRIDE(16, 32, "32 wavefronts"),
     WORD_STRIDE(16, 33, "4 wavefronts"),
     SWEEP_POINT("w16_broadcast", smem_banks_sweep_16, 0,
-                "every lane the same 16-byte word: model one wavefront; measured 2x row 0 on an H200"),
+                "every lane the same 16-byte word: still 2 wavefronts (ncu; 4- and 8-byte broadcasts: 1), "
+                "a 128-bit load is split in half-warps even with nothing to split"),
     /* (c) the padding fix on a 32 x 32 tile. */
     RUNG("tile_rows", smem_banks_tile_rows,
          "32 x 32 tile read by rows, tile[u][lane]: consecutive words, conflict-free: expected as row 0"),
