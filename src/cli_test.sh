@@ -39,6 +39,9 @@ expect 2 "no variant '99'" run transpose --variant 99
 expect 0 "tiled_padded" list transpose
 expect 0 "transpose" list
 
+# --ncu needs Nsight Compute; checked before the GPU is touched.
+LADDER_NCU=/nonexistent/ncu expect 1 "LADDER_NCU=/nonexistent/ncu is not an executable" run smem --ncu
+
 # Reports: from a real results file, and a clean failure for a bad one.
 results=$(dirname "$0")/../docs/results/nvidia-h200.json
 expect 0 "" report "$results" -o "$tmp/report.html"

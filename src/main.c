@@ -12,6 +12,7 @@
 #include "cases/registry.h"
 #include "harness/check.h"
 #include "harness/device.h"
+#include "harness/ncu.h"
 #include "harness/results.h"
 #include "harness/runner.h"
 #include "harness/size.h"
@@ -41,6 +42,9 @@ static const char usage_text[] =
     "  --quick                small sizes and short sampling, for a fast look\n"
     "  --json FILE            write every record as JSON (written whole or not at all)\n"
     "  --csv FILE             the same records as CSV\n"
+    "  --ncu                  also profile one launch of each variant with Nsight Compute and\n"
+    "                         show its counters (DRAM bytes, sectors per request, bank\n"
+    "                         conflicts, occupancy) beside the timings; needs ncu\n"
     "  --help, --version\n";
 
 typedef struct size_option {
@@ -55,6 +59,7 @@ typedef struct cli {
     size_option sizes[MAX_SIZE_OPTIONS];
     int size_count;
     const char *variant;
+    int ncu;
     int device;
     int samples;
     double time_cap_s;
@@ -144,6 +149,8 @@ static cli parse_command_line(int argc, char **argv)
             c.seed = strtoull(text, &end, 10);
             if (!*text || *end) usage_error("--seed needs a whole number, not '%s'", text);
             c.seed_given = 1;
+        } else if (strcmp(a, "--ncu") == 0) {
+            c.ncu = 1;
         } else if (strcmp(a, "--quick") == 0) {
             c.quick = 1;
         } else if (strcmp(a, "--json") == 0) {
@@ -226,6 +233,23 @@ static void write_outputs(const cli *c, const ladder_device *device, const ladde
     if (c->csv_path && ladder_write_csv(c->csv_path, device, results, err, sizeof err) != 0) ladder_die("%s", err);
 }
 
+/* The child of `--ncu` (ncu.h): the same cases, sizes and variants, each
+ * launched once for the profiler; the parent has timed and checked them. */
+static int profile_for_ncu(const cli *c, const ladder_case *const *selected, int count)
+{
+    ladder_device device;
+    open_device_or_die(c, &device);
+    ladder_run_options options = {.seed = c->seed, .variant = c->variant};
+    for (int k = 0; k < count; ++k) {
+        int size_given;
+        ladder_size size = size_for(c, selected[k], &size_given);
+        char err[512];
+        if (ladder_profile_case(selected[k], &size, &options, err, sizeof err) != LADDER_OK)
+            ladder_die("%s: %s", selected[k]->name, err);
+    }
+    return 0;
+}
+
 static int command_run(const cli *c, const ladder_run_info *info)
 {
     const ladder_case *selected[64];
@@ -249,6 +273,10 @@ static int command_run(const cli *c, const ladder_run_info *info)
             if (ladder_find_variant(selected[k], c->variant) < 0)
                 usage_error("no variant '%s' in the case", c->variant);
 
+    if (getenv(LADDER_NCU_CHILD_ENV)) return profile_for_ncu(c, selected, count);
+    char ncu[4096], err[512];
+    if (c->ncu && ladder_ncu_find(ncu, sizeof ncu, err, sizeof err) != 0) ladder_die("%s", err);
+
     ladder_device device;
     open_device_or_die(c, &device);
     printf("ladder %s, seed %llu%s\n", LADDER_VERSION, (unsigned long long)info->seed, c->quick ? ", quick" : "");
@@ -264,7 +292,6 @@ static int command_run(const cli *c, const ladder_run_info *info)
         int size_given;
         ladder_size size = size_for(c, selected[k], &size_given);
         size_t first = results.count;
-        char err[512];
         ladder_status status = ladder_run_case(selected[k], &size, &device, &options, &results, err, sizeof err);
         if (status == LADDER_BAD_SIZE) {
             fprintf(stderr, "ladder: %s: %s (see ladder list %s)\n", selected[k]->name, err, selected[k]->name);
@@ -279,6 +306,11 @@ static int command_run(const cli *c, const ladder_run_info *info)
             continue;
         }
         ladder_print_table(stdout, &results, first);
+        if (c->ncu) {
+            if (ladder_ncu_collect(ncu, selected[k], &size, c->device, &options, &results, first, err, sizeof err))
+                ladder_die("%s", err);
+            ladder_print_counters(stdout, &results, first);
+        }
         fflush(stdout);
         for (size_t i = first; i < results.count; ++i)
             invalid |= !results.records[i].skipped && !results.records[i].valid;

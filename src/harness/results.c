@@ -127,6 +127,36 @@ void ladder_print_table(FILE *out, const ladder_results *r, size_t first)
                  "  %%bw, %%fp32: of the measured bandwidth and FMA ceilings (the higher one is the limiter)\n");
 }
 
+void ladder_print_counters(FILE *out, const ladder_results *r, size_t first)
+{
+    int any = 0;
+    for (size_t i = first; i < r->count; ++i) any |= r->records[i].has_counters;
+    if (!any) return;
+    fprintf(out, "\n%s counters (Nsight Compute, one launch of each variant)\n", r->records[first].case_name);
+    fprintf(out, "%3s  %-26s %7s %9s %10s %10s %6s %10s %8s %8s %11s %6s\n", "#", "variant", "kernels", "ncu time",
+            "DRAM read", "DRAM write", "%DRAM", "L2 read", "sect/req", "smem wf", "bank confl", "occup");
+    for (size_t i = first; i < r->count; ++i) {
+        const ladder_record *rec = &r->records[i];
+        if (!rec->has_counters) continue;
+        const ladder_counters *c = &rec->counters;
+        char time[16], read[16], written[16], dram[16], l2[16], sectors[16], wavefronts[16], conflicts[16], occupancy[16];
+        format_time(time, sizeof time, c->duration_ms);
+        format_number(read, sizeof read, "%.1f MB", c->dram_bytes_read / 1e6);
+        format_number(written, sizeof written, "%.1f MB", c->dram_bytes_written / 1e6);
+        format_number(dram, sizeof dram, "%.0f%%", c->dram_throughput_pct);
+        format_number(l2, sizeof l2, "%.1f MB", c->l2_read_bytes / 1e6);
+        format_number(sectors, sizeof sectors, "%.2f", c->global_load_sectors_per_request);
+        format_number(wavefronts, sizeof wavefronts, "%.2f", c->shared_load_wavefronts_per_instruction);
+        format_number(conflicts, sizeof conflicts, "%.3g", c->shared_bank_conflicts);
+        format_number(occupancy, sizeof occupancy, "%.0f%%", c->achieved_occupancy_pct);
+        fprintf(out, "%3d  %-26s %7d %9s %10s %10s %6s %10s %8s %8s %11s %6s\n", rec->index, rec->variant, c->kernels,
+                time, read, written, dram, l2, sectors, wavefronts, conflicts, occupancy);
+    }
+    fprintf(out, "  %%DRAM: of peak DRAM throughput; sect/req: 32-byte sectors per global load request (4 for a\n"
+                 "  warp of floats); smem wf: shared-memory wavefronts per load instruction; occup: achieved\n"
+                 "  occupancy. Sums over the variant's kernels; - where none reported (cudaMemcpy launches none)\n");
+}
+
 /* ---------------- JSON ---------------- */
 
 static void json_string(FILE *out, const char *s)
@@ -229,6 +259,25 @@ static void emit_record(FILE *out, const ladder_record *rec)
     FIELD_BOOL("throttled", rec->throttled);
     FIELD_INT("throttled_samples", rec->throttled_samples);
     FIELD_NUM("sm_clock_mhz", rec->sm_clock_mhz);
+    fprintf(out, ", \"counters\": ");
+    if (rec->has_counters) {
+        const ladder_counters *c = &rec->counters;
+        sep = "";
+        fputs("{", out);
+        FIELD_INT("kernels", c->kernels);
+        FIELD_NUM("duration_ms", c->duration_ms);
+        FIELD_NUM("dram_bytes_read", c->dram_bytes_read);
+        FIELD_NUM("dram_bytes_written", c->dram_bytes_written);
+        FIELD_NUM("dram_throughput_pct", c->dram_throughput_pct);
+        FIELD_NUM("l2_read_bytes", c->l2_read_bytes);
+        FIELD_NUM("global_load_sectors_per_request", c->global_load_sectors_per_request);
+        FIELD_NUM("shared_load_wavefronts_per_instruction", c->shared_load_wavefronts_per_instruction);
+        FIELD_NUM("shared_bank_conflicts", c->shared_bank_conflicts);
+        FIELD_NUM("achieved_occupancy_pct", c->achieved_occupancy_pct);
+        fputs("}", out);
+    } else {
+        fputs("null", out);
+    }
     fputs("}", out);
 }
 
@@ -305,17 +354,51 @@ static void csv_number(FILE *out, double v)
     else fputs(",", out);
 }
 
+/* Quoted, with quotes doubled (RFC 4180). */
+static void csv_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; ++s) {
+        if (*s == '"') fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+/* Empty fields when the run had no --ncu. */
+static void emit_csv_counters(FILE *out, const ladder_record *rec)
+{
+    if (!rec->has_counters) {
+        fputs(",,,,,,,,,,", out);
+        return;
+    }
+    const ladder_counters *c = &rec->counters;
+    fprintf(out, ",%d", c->kernels);
+    csv_number(out, c->duration_ms);
+    csv_number(out, c->dram_bytes_read);
+    csv_number(out, c->dram_bytes_written);
+    csv_number(out, c->dram_throughput_pct);
+    csv_number(out, c->l2_read_bytes);
+    csv_number(out, c->global_load_sectors_per_request);
+    csv_number(out, c->shared_load_wavefronts_per_instruction);
+    csv_number(out, c->shared_bank_conflicts);
+    csv_number(out, c->achieved_occupancy_pct);
+}
+
 static void emit_csv_job(FILE *out, const void *context)
 {
     const json_job *job = context;
     fputs("device,case,variant,index,size,baseline,host,skipped,samples,median_ms,min_ms,max_ms,rel_spread,"
           "bytes,flops,gbps,gflops,ceiling,fraction_of_ceiling,fraction_of_bandwidth,fraction_of_fp32,speedup,ratio_to_baseline,rel_error,valid,"
-          "throttled,sm_clock_mhz\n",
+          "throttled,sm_clock_mhz,kernels,ncu_duration_ms,dram_bytes_read,dram_bytes_written,dram_throughput_pct,"
+          "l2_read_bytes,global_load_sectors_per_request,shared_load_wavefronts_per_instruction,"
+          "shared_bank_conflicts,achieved_occupancy_pct\n",
           out);
     for (size_t i = 0; i < job->results->count; ++i) {
         const ladder_record *rec = &job->results->records[i];
-        fprintf(out, "\"%s\",%s,%s,%d,%s,%d,%d,%d,%d", job->device->name, rec->case_name, rec->variant, rec->index,
-                rec->size, rec->baseline, rec->host, rec->skipped, rec->samples);
+        csv_string(out, job->device->name);
+        fprintf(out, ",%s,%s,%d,%s,%d,%d,%d,%d", rec->case_name, rec->variant, rec->index, rec->size, rec->baseline,
+                rec->host, rec->skipped, rec->samples);
         csv_number(out, rec->median_ms);
         csv_number(out, rec->min_ms);
         csv_number(out, rec->max_ms);
@@ -333,6 +416,7 @@ static void emit_csv_job(FILE *out, const void *context)
         csv_number(out, rec->rel_error);
         fprintf(out, ",%d,%d", rec->valid, rec->throttled);
         csv_number(out, rec->sm_clock_mhz);
+        emit_csv_counters(out, rec);
         fputc('\n', out);
     }
 }

@@ -12,6 +12,20 @@
 
 /* Numbers that do not apply (GFLOP/s of a copy, the ratio of a skipped
  * variant) are NAN here and null in JSON. */
+/* Nsight Compute counters of one launch of a variant (`ladder run --ncu`,
+ * ncu.h), summed over the kernels it launched; NaN where no kernel reported. */
+typedef struct ladder_counters {
+    int kernels;                   /* kernels launched: 0 for cudaMemcpy */
+    double duration_ms;            /* their gpu__time_duration under ncu */
+    double dram_bytes_read, dram_bytes_written;
+    double dram_throughput_pct;    /* of DRAM peak, weighted by duration */
+    double l2_read_bytes;          /* 32-byte sectors the SMs read from L2, in bytes */
+    double global_load_sectors_per_request;
+    double shared_load_wavefronts_per_instruction;
+    double shared_bank_conflicts;  /* loads and stores */
+    double achieved_occupancy_pct; /* active warps of the maximum, weighted by duration */
+} ladder_counters;
+
 typedef struct ladder_record {
     char case_name[32];
     char variant[64];
@@ -34,6 +48,8 @@ typedef struct ladder_record {
     int throttled;           /* any sample throttled */
     int throttled_samples;
     double sm_clock_mhz;
+    int has_counters;        /* --ncu profiled this variant */
+    ladder_counters counters;
 } ladder_record;
 
 typedef struct ladder_results {
@@ -50,6 +66,8 @@ void ladder_results_relate(ladder_results *results, size_t first);
 
 /* Terminal table of one case's records [first, count). */
 void ladder_print_table(FILE *out, const ladder_results *results, size_t first);
+/* The counters of the records that have them (`--ncu`), one line each. */
+void ladder_print_counters(FILE *out, const ladder_results *results, size_t first);
 void ladder_print_device(FILE *out, const ladder_device *device);
 
 typedef struct ladder_run_info {

@@ -69,6 +69,14 @@ int main(void)
     EXPECT_NEAR(later.records[2].ratio_to_baseline, 0.5, 1e-12);
     ladder_results_free(&later);
 
+    /* --ncu counters on one record; a counter no kernel reported is NaN. */
+    r.records[1].has_counters = 1;
+    r.records[1].counters = (ladder_counters){.kernels = 2, .duration_ms = 0.5, .dram_bytes_read = 1.5e9,
+                                              .dram_bytes_written = 1e8, .dram_throughput_pct = 91.5,
+                                              .l2_read_bytes = 8e8, .global_load_sectors_per_request = 32,
+                                              .shared_load_wavefronts_per_instruction = NAN,
+                                              .shared_bank_conflicts = 0, .achieved_occupancy_pct = 88};
+
     char dir[] = "/tmp/ladder_results_test_XXXXXX";
     EXPECT(mkdtemp(dir) != NULL);
     char path[256], command[4096], err[512];
@@ -100,19 +108,33 @@ int main(void)
              "assert res[2][\"skipped\"] is True and res[2][\"reason\"] == \"needs \\\"tiles\\\"\"\n"
              "assert res[2][\"median_ms\"] is None and res[0][\"gflops\"] is None\n"
              "assert res[0][\"reason\"] is None\n"
+             "assert res[0][\"counters\"] is None\n"
+             "k = res[1][\"counters\"]\n"
+             "assert k[\"kernels\"] == 2 and k[\"dram_bytes_read\"] == 1.5e9 and k[\"global_load_sectors_per_request\"] == 32, k\n"
+             "assert k[\"shared_load_wavefronts_per_instruction\"] is None and k[\"shared_bank_conflicts\"] == 0, k\n"
+             "assert sorted(k) == sorted(\"kernels duration_ms dram_bytes_read dram_bytes_written dram_throughput_pct "
+             "l2_read_bytes global_load_sectors_per_request shared_load_wavefronts_per_instruction shared_bank_conflicts "
+             "achieved_occupancy_pct\".split()), sorted(k)\n"
              "' %s",
              path);
     EXPECT(system(command) == 0);
 
-    /* CSV: a header and one line per record. */
+    /* CSV: a header and one line per record, every line as wide as the header,
+     * counters filled only where the record has them. */
     snprintf(path, sizeof path, "%s/out.csv", dir);
     EXPECT(ladder_write_csv(path, &d, &r, err, sizeof err) == 0);
-    FILE *csv = fopen(path, "r");
-    EXPECT(csv != NULL);
-    int lines = 0;
-    for (int ch; csv && (ch = fgetc(csv)) != EOF;) lines += ch == '\n';
-    if (csv) fclose(csv);
-    EXPECT(lines == 5);
+    snprintf(command, sizeof command,
+             "python3 -c '\n"
+             "import csv, sys\n"
+             "rows = list(csv.DictReader(open(sys.argv[1])))\n"
+             "assert len(rows) == 4, len(rows)\n"
+             "assert all(None not in row and None not in row.values() for row in rows), rows\n"
+             "assert rows[0][\"device\"] == \"Test \\\"GPU\\\" \\\\ 1\", rows[0][\"device\"]\n"
+             "assert rows[1][\"kernels\"] == \"2\" and float(rows[1][\"dram_bytes_read\"]) == 1.5e9\n"
+             "assert rows[0][\"kernels\"] == \"\" and rows[1][\"shared_load_wavefronts_per_instruction\"] == \"\"\n"
+             "' %s",
+             path);
+    EXPECT(system(command) == 0);
 
     /* A path that cannot be written fails with a message and leaves nothing. */
     snprintf(path, sizeof path, "%s/missing/out.json", dir);

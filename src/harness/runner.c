@@ -4,7 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cuda_profiler_api.h>
+
 #include "check.h"
+#include "ncu.h"
 #include "timing.h"
 
 int ladder_find_variant(const ladder_case *c, const char *selector)
@@ -109,6 +112,11 @@ static void run_variant(const ladder_case *c, void *state, int index, const ladd
     fill_performance(rec, c, state, d);
 }
 
+static int variant_wanted(const ladder_case *c, const ladder_run_options *o, int selected, int i)
+{
+    return !o->variant || i == selected || (c->variants[i].flags & LADDER_BASELINE);
+}
+
 ladder_status ladder_run_case(const ladder_case *c, const ladder_size *size, const ladder_device *d,
                               const ladder_run_options *o, ladder_results *results, char *err, size_t err_len)
 {
@@ -122,14 +130,40 @@ ladder_status ladder_run_case(const ladder_case *c, const ladder_size *size, con
     ladder_format_size(size, size_text, sizeof size_text);
     size_t first = results->count;
     for (int i = 0; i < c->variant_count; ++i) {
-        int wanted = !o->variant || i == selected || (c->variants[i].flags & LADDER_BASELINE);
-        if (!wanted) continue;
+        if (!variant_wanted(c, o, selected, i)) continue;
         ladder_record *rec = ladder_results_add(results);
         snprintf(rec->case_name, sizeof rec->case_name, "%s", c->name);
         snprintf(rec->size, sizeof rec->size, "%s", size_text);
         run_variant(c, state, i, d, o, &seed, rec);
     }
     ladder_results_relate(results, first);
+    c->destroy(state);
+    return LADDER_OK;
+}
+
+ladder_status ladder_profile_case(const ladder_case *c, const ladder_size *size, const ladder_run_options *o,
+                                  char *err, size_t err_len)
+{
+    ladder_status status = LADDER_OK;
+    void *state = c->create(size, &status, err, err_len);
+    if (!state) return status;
+    int selected = o->variant ? ladder_find_variant(c, o->variant) : -1;
+    for (int i = 0; i < c->variant_count; ++i) {
+        const ladder_variant *v = &c->variants[i];
+        if (!variant_wanted(c, o, selected, i) || (v->flags & LADDER_HOST)) continue;
+        if (c->unsupported && c->unsupported(state, v)) continue;
+        c->fill_inputs(state, o->seed + (uint64_t)i);
+        poison_output(c, state, v);
+        c->run(state, v, ladder_stream()); /* warm-up: lazy module loading, library setup */
+        CUDA_CHECK_LAUNCH();
+        CUDA_CHECK(cudaDeviceSynchronize());
+        CUDA_CHECK(cudaProfilerStart());
+        ladder_ncu_launch_marker(i, ladder_stream());
+        c->run(state, v, ladder_stream());
+        CUDA_CHECK_LAUNCH();
+        CUDA_CHECK(cudaDeviceSynchronize());
+        CUDA_CHECK(cudaProfilerStop());
+    }
     c->destroy(state);
     return LADDER_OK;
 }

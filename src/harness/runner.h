@@ -30,4 +30,10 @@ ladder_status ladder_run_case(const ladder_case *c, const ladder_size *size, con
                               const ladder_run_options *options, ladder_results *results, char *err,
                               size_t err_len);
 
+/* The child side of `--ncu` (ncu.h): for each selected device variant that
+ * takes this size, fresh inputs, a warm-up launch, then one launch inside a
+ * profiler range, after the marker kernel. No timing, no checks, no output. */
+ladder_status ladder_profile_case(const ladder_case *c, const ladder_size *size, const ladder_run_options *options,
+                                  char *err, size_t err_len);
+
 #endif
