@@ -12,9 +12,9 @@
 
 /* What each counter tells (SPEC: "the counters that tell the story"):
  * DRAM traffic and how close it runs to peak, the L2 sectors the loads ask
- * for (with DRAM bytes: overfetch), sectors per global load request
- * (coalescing: 4 for a warp of floats, 32 when every lane has its own
- * sector), shared-memory wavefronts per load instruction and bank conflicts,
+ * for (with DRAM bytes: overfetch), sectors per global load and store
+ * request (coalescing: 4 for a warp of floats, 32 when every lane has its
+ * own sector), shared-memory wavefronts per load instruction and bank conflicts,
  * and achieved occupancy. The marker is found by its grid size. */
 enum metric {
     GRID_SIZE,
@@ -25,6 +25,8 @@ enum metric {
     L2_READ_SECTORS,
     GLOBAL_SECTORS,
     GLOBAL_REQUESTS,
+    GLOBAL_ST_SECTORS,
+    GLOBAL_ST_REQUESTS,
     SHARED_WAVEFRONTS,
     SHARED_INSTRUCTIONS,
     BANK_CONFLICTS,
@@ -41,6 +43,8 @@ static const char *const metric_names[METRIC_COUNT] = {
     [L2_READ_SECTORS] = "lts__t_sectors_srcunit_tex_op_read.sum",
     [GLOBAL_SECTORS] = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
     [GLOBAL_REQUESTS] = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+    [GLOBAL_ST_SECTORS] = "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+    [GLOBAL_ST_REQUESTS] = "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
     [SHARED_WAVEFRONTS] = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
     [SHARED_INSTRUCTIONS] = "smsp__sass_inst_executed_op_shared_ld.sum",
     [BANK_CONFLICTS] = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum",
@@ -135,6 +139,7 @@ static ladder_counters finish(const variant_sums *s)
         .dram_throughput_pct = ratio(v[DRAM_PCT], v[DURATION]),
         .l2_read_bytes = v[L2_READ_SECTORS] * 32,
         .global_load_sectors_per_request = ratio(v[GLOBAL_SECTORS], v[GLOBAL_REQUESTS]),
+        .global_store_sectors_per_request = ratio(v[GLOBAL_ST_SECTORS], v[GLOBAL_ST_REQUESTS]),
         .shared_load_wavefronts_per_instruction = ratio(v[SHARED_WAVEFRONTS], v[SHARED_INSTRUCTIONS]),
         .shared_bank_conflicts = v[BANK_CONFLICTS],
         .achieved_occupancy_pct = ratio(v[OCCUPANCY_PCT], v[DURATION]),

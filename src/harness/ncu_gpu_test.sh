@@ -29,9 +29,11 @@ def records(path):
 strided = records(sys.argv[1])
 n = 2**21 + 2**20  # coalescing's quick size, in floats
 s = strided["stride_f32_16"]["counters"]
-# Floats 64 bytes apart: every lane has a 32-byte sector of its own.
+# Floats 64 bytes apart: every lane reads a 32-byte sector of its own;
+# the writes are contiguous, 4 sectors per warp.
 assert s["kernels"] == 1, s
 assert s["global_load_sectors_per_request"] == 32, s
+assert s["global_store_sectors_per_request"] == 4, s
 assert s["l2_read_bytes"] == n * 32, s
 assert s["dram_bytes_read"] >= 0.95 * n * 32, s
 assert strided["memcpy"]["counters"]["kernels"] == 0, strided["memcpy"]

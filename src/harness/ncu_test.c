@@ -17,10 +17,11 @@ static const char header[] =
     "\"ID\",\"Process ID\",\"Kernel Name\",\"Grid Size\",\"launch__grid_size\",\"gpu__time_duration.sum\","
     "\"dram__bytes_read.sum\",\"dram__bytes_write.sum\",\"dram__throughput.avg.pct_of_peak_sustained_elapsed\","
     "\"lts__t_sectors_srcunit_tex_op_read.sum\",\"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum\","
-    "\"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum\","
+    "\"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum\",\"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum\","
+    "\"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum\","
     "\"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum\",\"smsp__sass_inst_executed_op_shared_ld.sum\","
     "\"l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum\",\"sm__warps_active.avg.pct_of_peak_sustained_active\"\n"
-    "\"\",\"\",\"\",\"\",\"\",\"nsecond\",\"byte\",\"byte\",\"%\",\"sector\",\"sector\",\"request\",\"\",\"inst\",\"\",\"%\"\n";
+    "\"\",\"\",\"\",\"\",\"\",\"nsecond\",\"byte\",\"byte\",\"%\",\"sector\",\"sector\",\"request\",\"sector\",\"request\",\"\",\"inst\",\"\",\"%\"\n";
 
 static const char messages[] =
     "==PROF== Connected to process 4242 (/opt/ladder/build/ladder)\n"
@@ -29,18 +30,19 @@ static const char messages[] =
 static const char rows[] =
     /* before any marker: not a variant's */
     "\"0\",\"4242\",\"fill_kernel(float *, unsigned long, unsigned long)\",\"(9, 1, 1)\",\"9\",\"5,000\","
-    "\"1\",\"1\",\"1\",\"1\",\"1\",\"1\",\"1\",\"1\",\"1\",\"1\"\n"
+    "\"1\",\"1\",\"1\",\"1\",\"1\",\"1\",\"1\",\"1\",\"1\",\"1\",\"1\",\"1\"\n"
     /* variant 0: marker, then nothing (a cudaMemcpy) */
     "\"1\",\"4242\",\"ladder_ncu_variant_marker()\",\"(1, 1, 1)\",\"1\",\"1,024\","
-    "\"0\",\"0\",\"0.1\",\"0\",\"0\",\"0\",\"0\",\"0\",\"0\",\"1\"\n"
+    "\"0\",\"0\",\"0.1\",\"0\",\"0\",\"0\",\"0\",\"0\",\"0\",\"0\",\"0\",\"1\"\n"
     /* variant 2: two kernels */
     "\"2\",\"4242\",\"ladder_ncu_variant_marker()\",\"(3, 1, 1)\",\"3\",\"1,024\","
-    "\"0\",\"0\",\"0.1\",\"0\",\"0\",\"0\",\"0\",\"0\",\"0\",\"1\"\n"
+    "\"0\",\"0\",\"0.1\",\"0\",\"0\",\"0\",\"0\",\"0\",\"0\",\"0\",\"0\",\"1\"\n"
     "\"3\",\"4242\",\"void tile<64, 4>(const float *, float *, \"\"quoted\"\")\",\"(8, 1, 1)\",\"8\",\"3,000\","
     "\"1,610,634,496\",\"100,000,000\",\"90\",\"25,165,824\",\"25,165,824\",\"786,432\","
+    "\"3,145,728\",\"786,432\","
     "\"100\",\"50\",\"7\",\"60\"\n"
     "\"4\",\"4242\",\"void reduce_tail(float *)\",\"(1, 1, 1)\",\"1\",\"1,000\","
-    "\"1,000\",\"2,000\",\"10\",\"n/a\",\"8\",\"2\",\"0\",\"0\",\"1\",\"20\"\n"
+    "\"1,000\",\"2,000\",\"10\",\"n/a\",\"8\",\"2\",\"32\",\"1\",\"0\",\"0\",\"1\",\"20\"\n"
     "==PROF== Disconnected from process 4242\n";
 
 int main(void)
@@ -64,6 +66,7 @@ int main(void)
     EXPECT_NEAR(c[2].dram_throughput_pct, (90 * 3000 + 10 * 1000) / 4000.0, 1e-9);
     EXPECT_NEAR(c[2].l2_read_bytes, 25165824.0 * 32, 0); /* n/a in one kernel: the other's */
     EXPECT_NEAR(c[2].global_load_sectors_per_request, (25165824.0 + 8) / (786432 + 2), 1e-12);
+    EXPECT_NEAR(c[2].global_store_sectors_per_request, (3145728.0 + 32) / (786432 + 1), 1e-12);
     EXPECT_NEAR(c[2].shared_load_wavefronts_per_instruction, 2.0, 1e-12);
     EXPECT_NEAR(c[2].shared_bank_conflicts, 8, 0);
     EXPECT_NEAR(c[2].achieved_occupancy_pct, (60 * 3000 + 20 * 1000) / 4000.0, 1e-9);

@@ -133,28 +133,33 @@ void ladder_print_counters(FILE *out, const ladder_results *r, size_t first)
     for (size_t i = first; i < r->count; ++i) any |= r->records[i].has_counters;
     if (!any) return;
     fprintf(out, "\n%s counters (Nsight Compute, one launch of each variant)\n", r->records[first].case_name);
-    fprintf(out, "%3s  %-26s %7s %9s %10s %10s %6s %10s %8s %8s %11s %6s\n", "#", "variant", "kernels", "ncu time",
-            "DRAM read", "DRAM write", "%DRAM", "L2 read", "sect/req", "smem wf", "bank confl", "occup");
+    fprintf(out, "%3s  %-26s %7s %9s %10s %10s %6s %10s %7s %7s %7s %10s %6s\n", "#", "variant", "kernels",
+            "ncu time", "DRAM read", "DRAM write", "%DRAM", "L2 read", "ld s/r", "st s/r", "smem wf", "bank confl",
+            "occup");
     for (size_t i = first; i < r->count; ++i) {
         const ladder_record *rec = &r->records[i];
         if (!rec->has_counters) continue;
         const ladder_counters *c = &rec->counters;
-        char time[16], read[16], written[16], dram[16], l2[16], sectors[16], wavefronts[16], conflicts[16], occupancy[16];
+        char time[16], read[16], written[16], dram[16], l2[16], load_sectors[16], store_sectors[16], wavefronts[16],
+            conflicts[16], occupancy[16];
         format_time(time, sizeof time, c->duration_ms);
         format_number(read, sizeof read, "%.1f MB", c->dram_bytes_read / 1e6);
         format_number(written, sizeof written, "%.1f MB", c->dram_bytes_written / 1e6);
         format_number(dram, sizeof dram, "%.0f%%", c->dram_throughput_pct);
         format_number(l2, sizeof l2, "%.1f MB", c->l2_read_bytes / 1e6);
-        format_number(sectors, sizeof sectors, "%.2f", c->global_load_sectors_per_request);
+        format_number(load_sectors, sizeof load_sectors, "%.2f", c->global_load_sectors_per_request);
+        format_number(store_sectors, sizeof store_sectors, "%.2f", c->global_store_sectors_per_request);
         format_number(wavefronts, sizeof wavefronts, "%.2f", c->shared_load_wavefronts_per_instruction);
         format_number(conflicts, sizeof conflicts, "%.3g", c->shared_bank_conflicts);
         format_number(occupancy, sizeof occupancy, "%.0f%%", c->achieved_occupancy_pct);
-        fprintf(out, "%3d  %-26s %7d %9s %10s %10s %6s %10s %8s %8s %11s %6s\n", rec->index, rec->variant, c->kernels,
-                time, read, written, dram, l2, sectors, wavefronts, conflicts, occupancy);
+        fprintf(out, "%3d  %-26s %7d %9s %10s %10s %6s %10s %7s %7s %7s %10s %6s\n", rec->index, rec->variant,
+                c->kernels, time, read, written, dram, l2, load_sectors, store_sectors, wavefronts, conflicts,
+                occupancy);
     }
-    fprintf(out, "  %%DRAM: of peak DRAM throughput; sect/req: 32-byte sectors per global load request (4 for a\n"
-                 "  warp of floats); smem wf: shared-memory wavefronts per load instruction; occup: achieved\n"
-                 "  occupancy. Sums over the variant's kernels; - where none reported (cudaMemcpy launches none)\n");
+    fprintf(out, "  %%DRAM: of peak DRAM throughput; ld s/r, st s/r: 32-byte sectors per global load and store\n"
+                 "  request (4 for a warp of floats); smem wf: shared-memory wavefronts per load instruction;\n"
+                 "  occup: achieved occupancy. Sums over the variant's kernels; - where none reported\n"
+                 "  (cudaMemcpy launches no kernel)\n");
 }
 
 /* ---------------- JSON ---------------- */
@@ -271,6 +276,7 @@ static void emit_record(FILE *out, const ladder_record *rec)
         FIELD_NUM("dram_throughput_pct", c->dram_throughput_pct);
         FIELD_NUM("l2_read_bytes", c->l2_read_bytes);
         FIELD_NUM("global_load_sectors_per_request", c->global_load_sectors_per_request);
+        FIELD_NUM("global_store_sectors_per_request", c->global_store_sectors_per_request);
         FIELD_NUM("shared_load_wavefronts_per_instruction", c->shared_load_wavefronts_per_instruction);
         FIELD_NUM("shared_bank_conflicts", c->shared_bank_conflicts);
         FIELD_NUM("achieved_occupancy_pct", c->achieved_occupancy_pct);
@@ -369,7 +375,7 @@ static void csv_string(FILE *out, const char *s)
 static void emit_csv_counters(FILE *out, const ladder_record *rec)
 {
     if (!rec->has_counters) {
-        fputs(",,,,,,,,,,", out);
+        fputs(",,,,,,,,,,,", out);
         return;
     }
     const ladder_counters *c = &rec->counters;
@@ -380,6 +386,7 @@ static void emit_csv_counters(FILE *out, const ladder_record *rec)
     csv_number(out, c->dram_throughput_pct);
     csv_number(out, c->l2_read_bytes);
     csv_number(out, c->global_load_sectors_per_request);
+    csv_number(out, c->global_store_sectors_per_request);
     csv_number(out, c->shared_load_wavefronts_per_instruction);
     csv_number(out, c->shared_bank_conflicts);
     csv_number(out, c->achieved_occupancy_pct);
@@ -391,7 +398,8 @@ static void emit_csv_job(FILE *out, const void *context)
     fputs("device,case,variant,index,size,baseline,host,skipped,samples,median_ms,min_ms,max_ms,rel_spread,"
           "bytes,flops,gbps,gflops,ceiling,fraction_of_ceiling,fraction_of_bandwidth,fraction_of_fp32,speedup,ratio_to_baseline,rel_error,valid,"
           "throttled,sm_clock_mhz,kernels,ncu_duration_ms,dram_bytes_read,dram_bytes_written,dram_throughput_pct,"
-          "l2_read_bytes,global_load_sectors_per_request,shared_load_wavefronts_per_instruction,"
+          "l2_read_bytes,global_load_sectors_per_request,global_store_sectors_per_request,"
+          "shared_load_wavefronts_per_instruction,"
           "shared_bank_conflicts,achieved_occupancy_pct\n",
           out);
     for (size_t i = 0; i < job->results->count; ++i) {

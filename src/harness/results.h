@@ -20,7 +20,7 @@ typedef struct ladder_counters {
     double dram_bytes_read, dram_bytes_written;
     double dram_throughput_pct;    /* of DRAM peak, weighted by duration */
     double l2_read_bytes;          /* 32-byte sectors the SMs read from L2, in bytes */
-    double global_load_sectors_per_request;
+    double global_load_sectors_per_request, global_store_sectors_per_request;
     double shared_load_wavefronts_per_instruction;
     double shared_bank_conflicts;  /* loads and stores */
     double achieved_occupancy_pct; /* active warps of the maximum, weighted by duration */

@@ -74,6 +74,7 @@ int main(void)
     r.records[1].counters = (ladder_counters){.kernels = 2, .duration_ms = 0.5, .dram_bytes_read = 1.5e9,
                                               .dram_bytes_written = 1e8, .dram_throughput_pct = 91.5,
                                               .l2_read_bytes = 8e8, .global_load_sectors_per_request = 32,
+                                              .global_store_sectors_per_request = 4,
                                               .shared_load_wavefronts_per_instruction = NAN,
                                               .shared_bank_conflicts = 0, .achieved_occupancy_pct = 88};
 
@@ -113,7 +114,7 @@ int main(void)
              "assert k[\"kernels\"] == 2 and k[\"dram_bytes_read\"] == 1.5e9 and k[\"global_load_sectors_per_request\"] == 32, k\n"
              "assert k[\"shared_load_wavefronts_per_instruction\"] is None and k[\"shared_bank_conflicts\"] == 0, k\n"
              "assert sorted(k) == sorted(\"kernels duration_ms dram_bytes_read dram_bytes_written dram_throughput_pct "
-             "l2_read_bytes global_load_sectors_per_request shared_load_wavefronts_per_instruction shared_bank_conflicts "
+             "l2_read_bytes global_load_sectors_per_request global_store_sectors_per_request shared_load_wavefronts_per_instruction shared_bank_conflicts "
              "achieved_occupancy_pct\".split()), sorted(k)\n"
              "' %s",
              path);
@@ -131,6 +132,7 @@ int main(void)
              "assert all(None not in row and None not in row.values() for row in rows), rows\n"
              "assert rows[0][\"device\"] == \"Test \\\"GPU\\\" \\\\ 1\", rows[0][\"device\"]\n"
              "assert rows[1][\"kernels\"] == \"2\" and float(rows[1][\"dram_bytes_read\"]) == 1.5e9\n"
+             "assert rows[1][\"global_store_sectors_per_request\"] == \"4\"\n"
              "assert rows[0][\"kernels\"] == \"\" and rows[1][\"shared_load_wavefronts_per_instruction\"] == \"\"\n"
              "' %s",
              path);
