@@ -32,6 +32,8 @@ if [ "${SKIP_SANITIZER:-0}" != 1 ]; then
     gpu_commands=()
     for c in $(build/ladder list | awk '{print $1}'); do gpu_commands+=("build/gpu_validate $c"); done
     for t in build/*_gpu_test; do [ -x "$t" ] && gpu_commands+=("$t"); done
+    # --ncu's child path (one marked launch per variant) without ncu itself
+    gpu_commands+=("env LADDER_NCU_CHILD=1 build/ladder run smem --quick")
     : >"$OUT/sanitizer.log"
     for tool in memcheck racecheck synccheck; do
         bad=0
