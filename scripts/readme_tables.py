@@ -88,6 +88,39 @@ def case_table(records):
                 ("ok" if r["valid"] else "FAIL") + (" (throttled)" if r["throttled"] else ""),
             )
         )
+    if any(r.get("counters") for r in records):
+        lines += ["", counters_table(records)]
+    return "\n".join(lines)
+
+
+def megabytes(value):
+    return None if value is None else value / 1e6
+
+
+def counters_table(records):
+    """The --ncu counters of a case, one launch of each variant (the sweep rows condensed alike)."""
+    lines = [
+        "Nsight Compute counters (`--ncu`), one launch of each variant:",
+        "",
+        "| # | variant | kernels | DRAM read | DRAM written | of DRAM peak | L2 read | load sectors/request "
+        "| store sectors/request | smem wavefronts/load | bank conflicts | occupancy |",
+        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in records:
+        c = r.get("counters")
+        if not c:
+            continue
+        lines.append(
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
+                r["index"], r["variant"], c["kernels"], number(megabytes(c["dram_bytes_read"]), "{:.1f} MB"),
+                number(megabytes(c["dram_bytes_written"]), "{:.1f} MB"), number(c["dram_throughput_pct"], "{:.0f}%"),
+                number(megabytes(c["l2_read_bytes"]), "{:.1f} MB"),
+                number(c["global_load_sectors_per_request"], "{:.2f}"),
+                number(c.get("global_store_sectors_per_request"), "{:.2f}"),
+                number(c["shared_load_wavefronts_per_instruction"], "{:.2f}"),
+                number(c["shared_bank_conflicts"], "{:.3g}"), number(c["achieved_occupancy_pct"], "{:.0f}%"),
+            )
+        )
     return "\n".join(lines)
 
 
