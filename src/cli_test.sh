@@ -41,6 +41,7 @@ expect 0 "transpose" list
 
 # --ncu needs Nsight Compute; checked before the GPU is touched.
 LADDER_NCU=/nonexistent/ncu expect 1 "LADDER_NCU=/nonexistent/ncu is not an executable" run smem --ncu
+expect 2 "device takes no cases, sizes, variants or --ncu" device --ncu
 
 # Reports: from a real results file, and a clean failure for a bad one.
 results=$(dirname "$0")/../docs/results/nvidia-h200.json

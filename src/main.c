@@ -327,7 +327,8 @@ static int command_run(const cli *c, const ladder_run_info *info)
 
 static int command_device(const cli *c, const ladder_run_info *info)
 {
-    if (c->case_count || c->size_count || c->variant) usage_error("device takes no cases, sizes or variants%s", "");
+    if (c->case_count || c->size_count || c->variant || c->ncu)
+        usage_error("device takes no cases, sizes, variants or --ncu%s", "");
     ladder_device device;
     open_device_or_die(c, &device);
     ladder_device_measure_ceilings(&device, c->quick);

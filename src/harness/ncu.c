@@ -55,11 +55,13 @@ static const char *const metric_names[METRIC_COUNT] = {
 
 const char *ladder_ncu_metrics(void)
 {
-    static char list[1024];
+    static char list[2048];
     if (!list[0]) {
         size_t used = 0;
-        for (int m = 0; m < METRIC_COUNT; ++m)
+        for (int m = 0; m < METRIC_COUNT; ++m) {
             used += (size_t)snprintf(list + used, sizeof list - used, m ? ",%s" : "%s", metric_names[m]);
+            if (used >= sizeof list) ladder_die("the ncu metric list outgrew its buffer");
+        }
     }
     return list;
 }
