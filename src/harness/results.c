@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -9,6 +10,30 @@
 #include "check.h"
 
 #define LADDER_VERSION_STRING "0.1.0"
+
+/* The --ncu counters after `kernels`, by name, in JSON and CSV order: one
+ * list, so that the two files cannot drift apart. */
+static const struct counter_field {
+    const char *name;
+    size_t offset;
+} counter_fields[] = {
+    {"duration_ms", offsetof(ladder_counters, duration_ms)},
+    {"dram_bytes_read", offsetof(ladder_counters, dram_bytes_read)},
+    {"dram_bytes_written", offsetof(ladder_counters, dram_bytes_written)},
+    {"dram_throughput_pct", offsetof(ladder_counters, dram_throughput_pct)},
+    {"l2_read_bytes", offsetof(ladder_counters, l2_read_bytes)},
+    {"global_load_sectors_per_request", offsetof(ladder_counters, global_load_sectors_per_request)},
+    {"global_store_sectors_per_request", offsetof(ladder_counters, global_store_sectors_per_request)},
+    {"shared_load_wavefronts_per_instruction", offsetof(ladder_counters, shared_load_wavefronts_per_instruction)},
+    {"shared_bank_conflicts", offsetof(ladder_counters, shared_bank_conflicts)},
+    {"achieved_occupancy_pct", offsetof(ladder_counters, achieved_occupancy_pct)},
+};
+#define COUNTER_FIELD_COUNT (sizeof counter_fields / sizeof counter_fields[0])
+
+static double counter_value(const ladder_counters *c, size_t field)
+{
+    return *(const double *)((const char *)c + counter_fields[field].offset);
+}
 #define LADDER_JSON_SCHEMA 1
 
 ladder_record *ladder_results_add(ladder_results *r)
@@ -230,6 +255,16 @@ static void emit_device(FILE *out, const ladder_device *d)
     fputs("}", out);
 }
 
+static void emit_counters(FILE *out, const ladder_counters *c)
+{
+    fprintf(out, "{\"kernels\": %d", c->kernels);
+    for (size_t f = 0; f < COUNTER_FIELD_COUNT; ++f) {
+        fprintf(out, ", \"%s\": ", counter_fields[f].name);
+        json_number(out, counter_value(c, f));
+    }
+    fputs("}", out);
+}
+
 static void emit_record(FILE *out, const ladder_record *rec)
 {
     const char *sep = "";
@@ -265,25 +300,8 @@ static void emit_record(FILE *out, const ladder_record *rec)
     FIELD_INT("throttled_samples", rec->throttled_samples);
     FIELD_NUM("sm_clock_mhz", rec->sm_clock_mhz);
     fprintf(out, ", \"counters\": ");
-    if (rec->has_counters) {
-        const ladder_counters *c = &rec->counters;
-        sep = "";
-        fputs("{", out);
-        FIELD_INT("kernels", c->kernels);
-        FIELD_NUM("duration_ms", c->duration_ms);
-        FIELD_NUM("dram_bytes_read", c->dram_bytes_read);
-        FIELD_NUM("dram_bytes_written", c->dram_bytes_written);
-        FIELD_NUM("dram_throughput_pct", c->dram_throughput_pct);
-        FIELD_NUM("l2_read_bytes", c->l2_read_bytes);
-        FIELD_NUM("global_load_sectors_per_request", c->global_load_sectors_per_request);
-        FIELD_NUM("global_store_sectors_per_request", c->global_store_sectors_per_request);
-        FIELD_NUM("shared_load_wavefronts_per_instruction", c->shared_load_wavefronts_per_instruction);
-        FIELD_NUM("shared_bank_conflicts", c->shared_bank_conflicts);
-        FIELD_NUM("achieved_occupancy_pct", c->achieved_occupancy_pct);
-        fputs("}", out);
-    } else {
-        fputs("null", out);
-    }
+    if (rec->has_counters) emit_counters(out, &rec->counters);
+    else fputs("null", out);
     fputs("}", out);
 }
 
@@ -374,22 +392,10 @@ static void csv_string(FILE *out, const char *s)
 /* Empty fields when the run had no --ncu. */
 static void emit_csv_counters(FILE *out, const ladder_record *rec)
 {
-    if (!rec->has_counters) {
-        fputs(",,,,,,,,,,,", out);
-        return;
-    }
-    const ladder_counters *c = &rec->counters;
-    fprintf(out, ",%d", c->kernels);
-    csv_number(out, c->duration_ms);
-    csv_number(out, c->dram_bytes_read);
-    csv_number(out, c->dram_bytes_written);
-    csv_number(out, c->dram_throughput_pct);
-    csv_number(out, c->l2_read_bytes);
-    csv_number(out, c->global_load_sectors_per_request);
-    csv_number(out, c->global_store_sectors_per_request);
-    csv_number(out, c->shared_load_wavefronts_per_instruction);
-    csv_number(out, c->shared_bank_conflicts);
-    csv_number(out, c->achieved_occupancy_pct);
+    if (rec->has_counters) fprintf(out, ",%d", rec->counters.kernels);
+    else fputs(",", out);
+    for (size_t f = 0; f < COUNTER_FIELD_COUNT; ++f)
+        csv_number(out, rec->has_counters ? counter_value(&rec->counters, f) : NAN);
 }
 
 static void emit_csv_job(FILE *out, const void *context)
@@ -397,11 +403,10 @@ static void emit_csv_job(FILE *out, const void *context)
     const json_job *job = context;
     fputs("device,case,variant,index,size,baseline,host,skipped,samples,median_ms,min_ms,max_ms,rel_spread,"
           "bytes,flops,gbps,gflops,ceiling,fraction_of_ceiling,fraction_of_bandwidth,fraction_of_fp32,speedup,ratio_to_baseline,rel_error,valid,"
-          "throttled,sm_clock_mhz,kernels,ncu_duration_ms,dram_bytes_read,dram_bytes_written,dram_throughput_pct,"
-          "l2_read_bytes,global_load_sectors_per_request,global_store_sectors_per_request,"
-          "shared_load_wavefronts_per_instruction,"
-          "shared_bank_conflicts,achieved_occupancy_pct\n",
+          "throttled,sm_clock_mhz,kernels",
           out);
+    for (size_t f = 0; f < COUNTER_FIELD_COUNT; ++f) fprintf(out, ",%s", counter_fields[f].name);
+    fputc('\n', out);
     for (size_t i = 0; i < job->results->count; ++i) {
         const ladder_record *rec = &job->results->records[i];
         csv_string(out, job->device->name);
