@@ -4,12 +4,15 @@
 #   make run [ARGS="--quick"]  build, then run every ladder on GPU 0
 #   make test                  build, then run the test suite (GPU tests skip without a GPU)
 #   make test-sanitize         host code under AddressSanitizer and UBSan, CPU tests only
+#   make fuzz [FUZZ_SECONDS=60] libFuzzer (clang) on each file parser, seeded with tests/corpus
 BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS := $(if $(CUDA_ARCH),-DCMAKE_CUDA_ARCHITECTURES=$(CUDA_ARCH))
 GENERATOR := $(if $(shell command -v ninja),-G Ninja)
 
-.PHONY: all build run test test-sanitize clean
+FUZZ_SECONDS ?= 60
+
+.PHONY: all build run test test-sanitize fuzz clean
 
 all: build
 
@@ -31,5 +34,13 @@ test-sanitize:
 	cmake --build build-sanitize -j $(JOBS)
 	cd build-sanitize && ASAN_OPTIONS=protect_shadow_gap=0 ctest --output-on-failure -L cpu -j $(JOBS)
 
+# New inputs go to build-fuzz/corpus-NAME; copy the interesting ones (crashes
+# fixed) into tests/corpus/NAME by hand.
+fuzz:
+	cmake -S . -B build-fuzz $(GENERATOR) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DLADDER_FUZZ=ON $(CMAKE_FLAGS)
+	cmake --build build-fuzz -j $(JOBS)
+	for f in build-fuzz/*_fuzz; do n=$$(basename $$f _fuzz); mkdir -p build-fuzz/corpus-$$n; \
+	  $$f -max_total_time=$(FUZZ_SECONDS) build-fuzz/corpus-$$n tests/corpus/$$n || exit 1; done
+
 clean:
-	rm -rf $(BUILD) build-sanitize
+	rm -rf $(BUILD) build-sanitize build-fuzz

@@ -32,7 +32,8 @@ static const char usage_text[] =
     "                         one HTML page: roofline, a chart per ladder, the sweeps\n"
     "\n"
     "options for run (and device, where they apply):\n"
-    "  --size SPEC            problem size for every case named, e.g. 8192x8192 or 2^28-3\n"
+    "  --size SPEC            problem size for every case named, e.g. 8192x8192 or 2^28-3;\n"
+    "                         a comma-separated list runs the ladder at each size\n"
     "  --size CASE=SPEC       problem size for one case (repeatable)\n"
     "  --variant NAME|INDEX   run one variant (and the baseline)\n"
     "  --device N             GPU ordinal (default 0)\n"
@@ -49,7 +50,7 @@ static const char usage_text[] =
 
 typedef struct size_option {
     const char *case_name; /* NULL: every case */
-    ladder_size size;
+    ladder_size_list sizes;
 } size_option;
 
 typedef struct cli {
@@ -107,7 +108,7 @@ static void add_size(cli *c, const char *arg)
         spec = equals + 1;
     }
     char err[256];
-    if (ladder_parse_size(spec, &s->size, err, sizeof err) != 0) usage_error("%s", err);
+    if (ladder_parse_size_list(spec, &s->sizes, err, sizeof err) != 0) usage_error("%s", err);
 }
 
 static const char *option_value(int argc, char **argv, int *i)
@@ -194,20 +195,20 @@ static int command_list(const cli *c)
     return 0;
 }
 
-/* The size a case runs at: CASE=SPEC, else a bare --size, else its default
- * (*given says whether the user chose it). */
-static ladder_size size_for(const cli *c, const ladder_case *lc, int *given)
+/* The sizes a case runs at: CASE=SPEC, else a bare --size, else its default
+ * (*given says whether the user chose them). */
+static ladder_size_list sizes_for(const cli *c, const ladder_case *lc, int *given)
 {
-    const ladder_size *chosen = NULL;
+    const ladder_size_list *chosen = NULL;
     for (int i = 0; i < c->size_count; ++i)
-        if (!c->sizes[i].case_name || strcmp(c->sizes[i].case_name, lc->name) == 0) chosen = &c->sizes[i].size;
+        if (!c->sizes[i].case_name || strcmp(c->sizes[i].case_name, lc->name) == 0) chosen = &c->sizes[i].sizes;
     *given = chosen != NULL;
     if (chosen) return *chosen;
-    ladder_size s;
+    ladder_size_list list;
     char err[256];
-    if (ladder_parse_size(c->quick ? lc->quick_size : lc->default_size, &s, err, sizeof err) != 0)
+    if (ladder_parse_size_list(c->quick ? lc->quick_size : lc->default_size, &list, err, sizeof err) != 0)
         ladder_die("case %s has a bad built-in size: %s", lc->name, err);
-    return s;
+    return list;
 }
 
 static void join_arguments(int argc, char **argv, char *buf, size_t len)
@@ -242,12 +243,48 @@ static int profile_for_ncu(const cli *c, const ladder_case *const *selected, int
     ladder_run_options options = {.seed = c->seed, .variant = c->variant};
     for (int k = 0; k < count; ++k) {
         int size_given;
-        ladder_size size = size_for(c, selected[k], &size_given);
-        char err[512];
-        if (ladder_profile_case(selected[k], &size, &options, err, sizeof err) != LADDER_OK)
-            ladder_die("%s: %s", selected[k]->name, err);
+        ladder_size_list sizes = sizes_for(c, selected[k], &size_given);
+        for (int s = 0; s < sizes.count; ++s) {
+            char err[512];
+            if (ladder_profile_case(selected[k], &sizes.size[s], &options, err, sizeof err) != LADDER_OK)
+                ladder_die("%s: %s", selected[k]->name, err);
+        }
     }
     return 0;
+}
+
+/* One case at one size: run, print, profile with --ncu. Returns 1 when a
+ * variant produced a wrong result. */
+static int run_case_at(const cli *c, const ladder_case *lc, const ladder_size *size, int size_given,
+                       const ladder_device *device, const ladder_run_options *options, const char *ncu,
+                       ladder_results *results)
+{
+    char err[512];
+    size_t first = results->count, first_summary = results->summary_count;
+    ladder_status status = ladder_run_case(lc, size, device, options, results, err, sizeof err);
+    if (status == LADDER_BAD_SIZE) {
+        fprintf(stderr, "ladder: %s: %s (see ladder list %s)\n", lc->name, err, lc->name);
+        exit(LADDER_EXIT_USAGE);
+    }
+    /* A size the user asked for must fit; a default size that does not fit
+     * a smaller GPU skips that case and lets the others run. */
+    if (status == LADDER_NO_MEMORY && size_given) ladder_die("%s: %s", lc->name, err);
+    if (status == LADDER_NO_MEMORY) {
+        fprintf(stderr, "ladder: %s skipped: %s; try --quick or --size %s=...\n", lc->name, err, lc->name);
+        return 0;
+    }
+    ladder_print_table(stdout, results, first);
+    ladder_print_summaries(stdout, results, first_summary);
+    if (c->ncu) {
+        if (ladder_ncu_collect(ncu, lc, size, c->device, options, results, first, err, sizeof err))
+            ladder_die("%s", err);
+        ladder_print_counters(stdout, results, first);
+    }
+    fflush(stdout);
+    int invalid = 0;
+    for (size_t i = first; i < results->count; ++i)
+        invalid |= !results->records[i].skipped && !results->records[i].valid;
+    return invalid;
 }
 
 static int command_run(const cli *c, const ladder_run_info *info)
@@ -290,30 +327,9 @@ static int command_run(const cli *c, const ladder_run_info *info)
     int invalid = 0;
     for (int k = 0; k < count; ++k) {
         int size_given;
-        ladder_size size = size_for(c, selected[k], &size_given);
-        size_t first = results.count;
-        ladder_status status = ladder_run_case(selected[k], &size, &device, &options, &results, err, sizeof err);
-        if (status == LADDER_BAD_SIZE) {
-            fprintf(stderr, "ladder: %s: %s (see ladder list %s)\n", selected[k]->name, err, selected[k]->name);
-            exit(LADDER_EXIT_USAGE);
-        }
-        /* A size the user asked for must fit; a default size that does not fit
-         * a smaller GPU skips that case and lets the others run. */
-        if (status == LADDER_NO_MEMORY && size_given) ladder_die("%s: %s", selected[k]->name, err);
-        if (status == LADDER_NO_MEMORY) {
-            fprintf(stderr, "ladder: %s skipped: %s; try --quick or --size %s=...\n", selected[k]->name, err,
-                    selected[k]->name);
-            continue;
-        }
-        ladder_print_table(stdout, &results, first);
-        if (c->ncu) {
-            if (ladder_ncu_collect(ncu, selected[k], &size, c->device, &options, &results, first, err, sizeof err))
-                ladder_die("%s", err);
-            ladder_print_counters(stdout, &results, first);
-        }
-        fflush(stdout);
-        for (size_t i = first; i < results.count; ++i)
-            invalid |= !results.records[i].skipped && !results.records[i].valid;
+        ladder_size_list sizes = sizes_for(c, selected[k], &size_given);
+        for (int s = 0; s < sizes.count; ++s)
+            invalid |= run_case_at(c, selected[k], &sizes.size[s], size_given, &device, &options, ncu, &results);
     }
     write_outputs(c, &device, &results, info);
     ladder_results_free(&results);

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <cuda_runtime_api.h>
 
+#include "results.h"
 #include "size.h"
 
 /* A variant's launcher, stored untyped; the case casts it back to its own
@@ -80,8 +81,9 @@ typedef struct ladder_case {
     const char *name;         /* command-line name: "transpose" */
     const char *title;        /* one line for `ladder list` */
     const char *size_help;    /* how --size reads for this case: "ROWSxCOLS" */
-    const char *default_size; /* the full-run size */
+    const char *default_size; /* the full-run sizes: one, or a comma-separated list */
     const char *quick_size;   /* --quick */
+    const char *size_forms;   /* forms the size may name ("banded powerlaw"), NULL for none */
     const char *test_sizes[6];/* GPU test sizes (odd ones included), NULL-terminated */
     ladder_ceiling_kind ceiling;
 
@@ -107,6 +109,12 @@ typedef struct ladder_case {
     ladder_output (*output)(void *state, const ladder_variant *variant);
     ladder_check (*check)(void *state, const ladder_variant *variant);
     ladder_work (*work)(void *state);
+
+    /* Optional: figures of the whole ladder (a model fitted to the sizes, an
+     * overlap efficiency), from this size's records [first, count) of
+     * `results`, which are in ladder order; add each with
+     * ladder_results_add_summary, case_name and size are filled in after. */
+    void (*summarize)(void *state, ladder_results *results, size_t first);
 } ladder_case;
 
 #endif

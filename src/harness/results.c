@@ -1,12 +1,11 @@
 #include "results.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "atomic_file.h"
 #include "check.h"
 
 #define LADDER_VERSION_STRING "0.1.0"
@@ -56,9 +55,25 @@ ladder_record *ladder_results_add(ladder_results *r)
     return rec;
 }
 
+ladder_summary *ladder_results_add_summary(ladder_results *r)
+{
+    if (r->summary_count == r->summary_capacity) {
+        size_t capacity = r->summary_capacity ? 2 * r->summary_capacity : 16;
+        ladder_summary *grown = realloc(r->summaries, capacity * sizeof *grown);
+        if (!grown) ladder_die("out of host memory for result summaries");
+        r->summaries = grown;
+        r->summary_capacity = capacity;
+    }
+    ladder_summary *s = &r->summaries[r->summary_count++];
+    memset(s, 0, sizeof *s);
+    s->value = NAN;
+    return s;
+}
+
 void ladder_results_free(ladder_results *r)
 {
     free(r->records);
+    free(r->summaries);
     memset(r, 0, sizeof *r);
 }
 
@@ -150,6 +165,18 @@ void ladder_print_table(FILE *out, const ladder_results *r, size_t first)
     }
     fprintf(out, "  * vendor baseline; vs base = baseline time / variant time; spread = interquartile range / median;\n"
                  "  %%bw, %%fp32: of the measured bandwidth and FMA ceilings (the higher one is the limiter)\n");
+}
+
+void ladder_print_summaries(FILE *out, const ladder_results *r, size_t first)
+{
+    if (first >= r->summary_count) return;
+    fprintf(out, "\n%s summary\n", r->summaries[first].case_name);
+    for (size_t i = first; i < r->summary_count; ++i) {
+        const ladder_summary *s = &r->summaries[i];
+        char value[32];
+        format_number(value, sizeof value, "%.4g", s->value);
+        fprintf(out, "  %-34s %10s %-6s %s\n", s->name, value, s->unit, s->note);
+    }
 }
 
 void ladder_print_counters(FILE *out, const ladder_results *r, size_t first)
@@ -326,32 +353,23 @@ void ladder_emit_json(FILE *out, const ladder_device *device, const ladder_resul
         emit_record(out, &r->records[i]);
         fputs(i + 1 < r->count ? ",\n" : "\n", out);
     }
+    fputs("  ],\n  \"summaries\": [\n", out);
+    for (size_t i = 0; i < r->summary_count; ++i) {
+        const ladder_summary *s = &r->summaries[i];
+        const char *sep = "";
+        fputs("    {", out);
+        FIELD_STR("case", s->case_name);
+        FIELD_STR("size", s->size);
+        FIELD_STR("name", s->name);
+        FIELD_NUM("value", s->value);
+        FIELD_STR("unit", s->unit);
+        FIELD_STR("note", s->note);
+        fputs(i + 1 < r->summary_count ? "},\n" : "}\n", out);
+    }
     fputs("  ]\n}\n", out);
 }
 
 /* ---------------- files, written whole or not at all ---------------- */
-
-typedef void (*emit_fn)(FILE *out, const void *context);
-
-static int write_atomically(const char *path, emit_fn emit, const void *context, char *err, size_t err_len)
-{
-    char temporary[4096];
-    snprintf(temporary, sizeof temporary, "%s.tmp.%ld", path, (long)getpid());
-    FILE *out = fopen(temporary, "w");
-    if (!out) {
-        snprintf(err, err_len, "cannot write %s: %s", path, strerror(errno));
-        return -1;
-    }
-    emit(out, context);
-    int failed = ferror(out);
-    failed |= fclose(out) != 0;
-    if (failed || rename(temporary, path) != 0) {
-        snprintf(err, err_len, "cannot write %s: %s", path, strerror(errno));
-        remove(temporary);
-        return -1;
-    }
-    return 0;
-}
 
 typedef struct json_job {
     const ladder_device *device;
@@ -359,17 +377,19 @@ typedef struct json_job {
     const ladder_run_info *info;
 } json_job;
 
-static void emit_json_job(FILE *out, const void *context)
+static int emit_json_job(FILE *out, const void *context, char *err, size_t err_len)
 {
+    (void)err, (void)err_len;
     const json_job *job = context;
     ladder_emit_json(out, job->device, job->results, job->info);
+    return 0;
 }
 
 int ladder_write_json(const char *path, const ladder_device *device, const ladder_results *results,
                       const ladder_run_info *info, char *err, size_t err_len)
 {
     json_job job = {device, results, info};
-    return write_atomically(path, emit_json_job, &job, err, err_len);
+    return ladder_write_atomically(path, emit_json_job, &job, err, err_len);
 }
 
 static void csv_number(FILE *out, double v)
@@ -398,8 +418,9 @@ static void emit_csv_counters(FILE *out, const ladder_record *rec)
         csv_number(out, rec->has_counters ? counter_value(&rec->counters, f) : NAN);
 }
 
-static void emit_csv_job(FILE *out, const void *context)
+static int emit_csv_job(FILE *out, const void *context, char *err, size_t err_len)
 {
+    (void)err, (void)err_len;
     const json_job *job = context;
     fputs("device,case,variant,index,size,baseline,host,skipped,samples,median_ms,min_ms,max_ms,rel_spread,"
           "bytes,flops,gbps,gflops,ceiling,fraction_of_ceiling,fraction_of_bandwidth,fraction_of_fp32,speedup,ratio_to_baseline,rel_error,valid,"
@@ -432,11 +453,12 @@ static void emit_csv_job(FILE *out, const void *context)
         emit_csv_counters(out, rec);
         fputc('\n', out);
     }
+    return 0;
 }
 
 int ladder_write_csv(const char *path, const ladder_device *device, const ladder_results *results, char *err,
                      size_t err_len)
 {
     json_job job = {device, results, NULL};
-    return write_atomically(path, emit_csv_job, &job, err, err_len);
+    return ladder_write_atomically(path, emit_csv_job, &job, err, err_len);
 }

@@ -52,12 +52,26 @@ typedef struct ladder_record {
     ladder_counters counters;
 } ladder_record;
 
+/* A figure of a case's whole ladder rather than of one variant, made by the
+ * case's summarize hook (case.h): a fitted latency, an overlap efficiency. */
+typedef struct ladder_summary {
+    char case_name[32];
+    char size[64];
+    char name[48];   /* snake_case, stable: "h2d_pinned_latency_us" */
+    double value;    /* NaN when it could not be derived */
+    char unit[16];   /* "us", "GB/s", "ratio", "" */
+    char note[160];  /* how it was derived, one line */
+} ladder_summary;
+
 typedef struct ladder_results {
     ladder_record *records;
     size_t count, capacity;
+    ladder_summary *summaries;
+    size_t summary_count, summary_capacity;
 } ladder_results;
 
 ladder_record *ladder_results_add(ladder_results *results);
+ladder_summary *ladder_results_add_summary(ladder_results *results);
 void ladder_results_free(ladder_results *results);
 
 /* Fill speedup and ratio_to_baseline for the records of one case, [first, count),
@@ -66,6 +80,8 @@ void ladder_results_relate(ladder_results *results, size_t first);
 
 /* Terminal table of one case's records [first, count). */
 void ladder_print_table(FILE *out, const ladder_results *results, size_t first);
+/* The summaries of one case at one size, summaries [first, summary_count). */
+void ladder_print_summaries(FILE *out, const ladder_results *results, size_t first);
 /* The counters of the records that have them (`--ncu`), one line each. */
 void ladder_print_counters(FILE *out, const ladder_results *results, size_t first);
 void ladder_print_device(FILE *out, const ladder_device *device);

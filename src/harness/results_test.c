@@ -78,6 +78,16 @@ int main(void)
                                               .shared_load_wavefronts_per_instruction = NAN,
                                               .shared_bank_conflicts = 0, .achieved_occupancy_pct = 88};
 
+    /* A figure of the whole ladder. */
+    ladder_summary *fit = ladder_results_add_summary(&r);
+    snprintf(fit->case_name, sizeof fit->case_name, "transpose");
+    snprintf(fit->size, sizeof fit->size, "8x8");
+    snprintf(fit->name, sizeof fit->name, "h2d_pinned_latency_us");
+    fit->value = 9.5;
+    snprintf(fit->unit, sizeof fit->unit, "us");
+    snprintf(fit->note, sizeof fit->note, "least squares over \"all\" sizes");
+    ladder_results_add_summary(&r); /* one that could not be derived: value NaN */
+
     char dir[] = "/tmp/ladder_results_test_XXXXXX";
     EXPECT(mkdtemp(dir) != NULL);
     char path[256], command[4096], err[512];
@@ -116,6 +126,10 @@ int main(void)
              "assert sorted(k) == sorted(\"kernels duration_ms dram_bytes_read dram_bytes_written dram_throughput_pct "
              "l2_read_bytes global_load_sectors_per_request global_store_sectors_per_request shared_load_wavefronts_per_instruction shared_bank_conflicts "
              "achieved_occupancy_pct\".split()), sorted(k)\n"
+             "s = doc[\"summaries\"]\n"
+             "assert len(s) == 2 and s[0][\"name\"] == \"h2d_pinned_latency_us\" and s[0][\"value\"] == 9.5, s\n"
+             "assert s[0][\"case\"] == \"transpose\" and s[0][\"size\"] == \"8x8\" and s[0][\"unit\"] == \"us\", s\n"
+             "assert s[0][\"note\"] == \"least squares over \\\"all\\\" sizes\" and s[1][\"value\"] is None, s\n"
              "' %s",
              path);
     EXPECT(system(command) == 0);

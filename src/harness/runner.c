@@ -117,9 +117,27 @@ static int variant_wanted(const ladder_case *c, const ladder_run_options *o, int
     return !o->variant || i == selected || (c->variants[i].flags & LADDER_BASELINE);
 }
 
+/* Whether the size's form, if it names one, is among the case's size_forms. */
+static int form_accepted(const ladder_case *c, const ladder_size *size)
+{
+    if (!size->form[0]) return 1;
+    size_t len = strlen(size->form);
+    for (const char *f = c->size_forms; f && *f;) {
+        size_t word = strcspn(f, " ");
+        if (word == len && strncmp(f, size->form, len) == 0) return 1;
+        f += word;
+        f += strspn(f, " ");
+    }
+    return 0;
+}
+
 ladder_status ladder_run_case(const ladder_case *c, const ladder_size *size, const ladder_device *d,
                               const ladder_run_options *o, ladder_results *results, char *err, size_t err_len)
 {
+    if (!form_accepted(c, size)) {
+        snprintf(err, err_len, "the size names the form '%s:', which this case does not take", size->form);
+        return LADDER_BAD_SIZE;
+    }
     ladder_status status = LADDER_OK;
     void *state = c->create(size, &status, err, err_len);
     if (!state) return status;
@@ -137,6 +155,14 @@ ladder_status ladder_run_case(const ladder_case *c, const ladder_size *size, con
         run_variant(c, state, i, d, o, &seed, rec);
     }
     ladder_results_relate(results, first);
+    if (c->summarize) {
+        size_t first_summary = results->summary_count;
+        c->summarize(state, results, first);
+        for (size_t i = first_summary; i < results->summary_count; ++i) {
+            snprintf(results->summaries[i].case_name, sizeof results->summaries[i].case_name, "%s", c->name);
+            snprintf(results->summaries[i].size, sizeof results->summaries[i].size, "%s", size_text);
+        }
+    }
     c->destroy(state);
     return LADDER_OK;
 }
@@ -144,6 +170,10 @@ ladder_status ladder_run_case(const ladder_case *c, const ladder_size *size, con
 ladder_status ladder_profile_case(const ladder_case *c, const ladder_size *size, const ladder_run_options *o,
                                   char *err, size_t err_len)
 {
+    if (!form_accepted(c, size)) {
+        snprintf(err, err_len, "the size names the form '%s:', which this case does not take", size->form);
+        return LADDER_BAD_SIZE;
+    }
     ladder_status status = LADDER_OK;
     void *state = c->create(size, &status, err, err_len);
     if (!state) return status;

@@ -65,6 +65,16 @@ int ladder_parse_size(const char *spec, ladder_size *out, char *err, size_t err_
         return -1;
     }
     const char *p = spec;
+    size_t form_len = 0;
+    while (islower((unsigned char)p[form_len]) || p[form_len] == '_') ++form_len;
+    if (form_len > 0 && p[form_len] == ':') {
+        if (form_len >= sizeof out->form) {
+            snprintf(err, err_len, "size '%s' has a form name longer than %zu letters", spec, sizeof out->form - 1);
+            return -1;
+        }
+        memcpy(out->form, p, form_len);
+        p += form_len + 1;
+    }
     for (;;) {
         if (out->count == LADDER_MAX_DIMS) {
             snprintf(err, err_len, "size '%s' has more than %d dimensions", spec, LADDER_MAX_DIMS);
@@ -89,10 +99,36 @@ int ladder_parse_size(const char *spec, ladder_size *out, char *err, size_t err_
     }
 }
 
+int ladder_parse_size_list(const char *spec, ladder_size_list *out, char *err, size_t err_len)
+{
+    out->count = 0;
+    const char *start = spec ? spec : "";
+    for (;;) {
+        const char *comma = strchr(start, ',');
+        size_t len = comma ? (size_t)(comma - start) : strlen(start);
+        char one[128];
+        if (len >= sizeof one) {
+            snprintf(err, err_len, "size '%.*s' is too long", (int)(len > 40 ? 40 : len), start);
+            return -1;
+        }
+        if (out->count == LADDER_MAX_SIZE_LIST) {
+            snprintf(err, err_len, "more than %d sizes in '%s'", LADDER_MAX_SIZE_LIST, spec);
+            return -1;
+        }
+        memcpy(one, start, len);
+        one[len] = '\0';
+        if (ladder_parse_size(one, &out->size[out->count], err, err_len) != 0) return -1;
+        ++out->count;
+        if (!comma) return 0;
+        start = comma + 1;
+    }
+}
+
 void ladder_format_size(const ladder_size *size, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
+    if (size->form[0]) used = (size_t)snprintf(buf, len, "%s:", size->form);
     for (int i = 0; i < size->count && used < len; ++i)
         used += (size_t)snprintf(buf + used, len - used, i ? "x%lld" : "%lld", size->dim[i]);
 }

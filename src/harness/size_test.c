@@ -53,9 +53,27 @@ int main(void)
     expect_rejected("2^64", "malformed");
     expect_rejected("99999999999999999999", "malformed");
 
+    expect_rejected("banded:", "malformed");
+    expect_rejected("Banded:12", "malformed");
+    expect_rejected("averyveryverylongform:12", "longer than");
+
     char text[64];
-    ladder_size s = {3, {4096, 1024, 333}};
+    ladder_size s = {3, {4096, 1024, 333}, ""};
     ladder_format_size(&s, text, sizeof text);
     EXPECT(strcmp(text, "4096x1024x333") == 0);
+
+    char err[256] = "";
+    EXPECT(ladder_parse_size("power_law:2^10x3", &s, err, sizeof err) == 0);
+    EXPECT(strcmp(s.form, "power_law") == 0 && s.count == 2 && s.dim[0] == 1024 && s.dim[1] == 3);
+    ladder_format_size(&s, text, sizeof text);
+    EXPECT(strcmp(text, "power_law:1024x3") == 0);
+
+    ladder_size_list list;
+    EXPECT(ladder_parse_size_list("664x1024,7680x4320", &list, err, sizeof err) == 0);
+    EXPECT(list.count == 2 && list.size[0].dim[0] == 664 && list.size[1].dim[1] == 4320);
+    EXPECT(ladder_parse_size_list("banded:2^20,powerlaw:2^20", &list, err, sizeof err) == 0);
+    EXPECT(list.count == 2 && strcmp(list.size[1].form, "powerlaw") == 0 && list.size[1].dim[0] == 1 << 20);
+    EXPECT(ladder_parse_size_list("8,", &list, err, sizeof err) == -1 && strstr(err, "empty"));
+    EXPECT(ladder_parse_size_list("1,2,3,4,5,6,7,8,9", &list, err, sizeof err) == -1 && strstr(err, "more than 8"));
     return test_result("size_test");
 }
