@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Everything the GPU has to confirm, in one call on the device machine:
 #   build for the card, the whole test suite, compute-sanitizer (memcheck,
-#   racecheck, synccheck) over every GPU test, then the ladders with --json.
+#   racecheck, synccheck) over every GPU test (of the CASES named, when
+#   named), then the ladders with --json.
 # Logs and results go to $OUT (or ./gpu-check-out); a short summary is printed last.
 # Environment: CUDA_ARCH (default: the card's own), CASES (default: all),
 #   LADDER_ARGS (extra `ladder run` options), SKIP_SANITIZER=1, SKIP_RUN=1,
@@ -30,7 +31,7 @@ grep -E "Failed|\*\*\*" "$OUT/test.log" | head -20
 
 if [ "${SKIP_SANITIZER:-0}" != 1 ]; then
     gpu_commands=()
-    for c in $(build/ladder list | awk '{print $1}'); do gpu_commands+=("build/gpu_validate $c"); done
+    for c in ${CASES:-$(build/ladder list | awk '{print $1}')}; do gpu_commands+=("build/gpu_validate $c"); done
     for t in build/*_gpu_test; do [ -x "$t" ] && gpu_commands+=("$t"); done
     # --ncu's child path (one marked launch per variant) without ncu itself
     gpu_commands+=("env LADDER_NCU_CHILD=1 build/ladder run smem --quick")

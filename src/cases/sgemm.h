@@ -33,6 +33,7 @@ sgemm_launcher sgemm_tile_128x128_k16;
 sgemm_launcher sgemm_tile_128x256;
 sgemm_launcher sgemm_tile_128x128_4warps;
 sgemm_launcher sgemm_tile_128x128_k32;
+sgemm_launcher sgemm_tile_by_size;
 
 /* Dynamic shared memory a rung asks for per block, where that is more than
  * the 48 KB every GPU grants without opting in; 0 for the others. A device

@@ -604,22 +604,45 @@ extern "C" void sgemm_warp_tiling(const float *a, const float *b, float *c, int 
     launch_staged<MAP_WARP_TILES, 4>(a, b, c, m, n, k, stream);
 }
 
+/* The kernel of one configuration, allowed its shared memory: above 48 KB a
+ * block must opt in, once per instantiation (and device: the harness runs
+ * one). */
 template <int BM, int BN, int BK, int TM, int TN, int STAGES, int GROUP_M, bool VEC>
-static void launch_pipelined_kernel(const float *a, const float *b, float *c, int m, int n, int k,
-                                    cudaStream_t stream)
+static auto pipelined_kernel_opted_in()
 {
     using shape = pipeline_shape<BM, BN, BK, TM, TN, STAGES>;
     auto kernel = pipelined_kernel<BM, BN, BK, TM, TN, STAGES, GROUP_M, VEC>;
-    /* Above 48 KB a block must opt in; once per instantiation (and device:
-     * the harness runs one). */
     static bool opted_in = false;
     if (!opted_in && shape::SHARED_BYTES > 48 * 1024) {
         CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         (int)shape::SHARED_BYTES));
         opted_in = true;
     }
+    return kernel;
+}
+
+template <int BM, int BN, int BK, int TM, int TN, int STAGES, int GROUP_M, bool VEC>
+static void launch_pipelined_kernel(const float *a, const float *b, float *c, int m, int n, int k,
+                                    cudaStream_t stream)
+{
+    using shape = pipeline_shape<BM, BN, BK, TM, TN, STAGES>;
+    auto kernel = pipelined_kernel_opted_in<BM, BN, BK, TM, TN, STAGES, GROUP_M, VEC>();
     int blocks = ceil_div(m, BM) * ceil_div(n, BN);
     kernel<<<blocks, shape::THREADS, shape::SHARED_BYTES, stream>>>(a, b, c, m, n, k);
+}
+
+/* Blocks of one configuration that the whole GPU holds at once. */
+template <int BM, int BN, int BK, int TM, int TN, int STAGES, int GROUP_M>
+static int pipelined_resident_blocks()
+{
+    using shape = pipeline_shape<BM, BN, BK, TM, TN, STAGES>;
+    int device, sms, per_sm;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per_sm, pipelined_kernel_opted_in<BM, BN, BK, TM, TN, STAGES, GROUP_M, true>(), shape::THREADS,
+        shape::SHARED_BYTES));
+    return sms * (per_sm > 0 ? per_sm : 1);
 }
 
 template <int BM, int BN, int BK, int TM, int TN, int STAGES, int GROUP_M>
@@ -684,6 +707,32 @@ extern "C" void sgemm_tile_128x128_k32(const float *a, const float *b, float *c,
     launch_pipelined<TILE_128X128_K32>(a, b, c, m, n, k, stream);
 }
 
+/* The big tile wins where its blocks fill the GPU; at 1000^3 a 128 x 128
+ * tile makes 64 blocks for 132 SMs (0.56-0.62 of cuBLAS) while 64 x 64 tiles
+ * make 256 blocks of 128 threads. Measured (ratio to cuBLAS, H200 / H100):
+ *              128x128 k32     64x64 k32
+ *   1000^3     0.56 / 0.62     0.91 / 1.02
+ *   1500^3     0.72            0.97
+ *   2048^3     0.95 / 0.97     0.80 / 0.82
+ *   3000^3     0.94            1.01
+ *   4095^3     0.95 / 0.94     0.81 / 0.81
+ *   4096^3     0.94 / 0.94     0.82 / 0.82
+ * So the 128 x 128 tile runs once its tiles make three quarters of a wave
+ * (of the blocks the GPU holds at once), the 64 x 64 tile below that: the
+ * choice depends on the device's SM count and occupancy, not on the sizes
+ * above. 64 x 128 (0.65-0.92) and 128 x 64 (0.59-0.90) tiles never won. */
+#define TILE_64X64_K32 64, 64, 32, 8, 4, 2, 8
+
+extern "C" void sgemm_tile_by_size(const float *a, const float *b, float *c, int m, int n, int k,
+                                   cudaStream_t stream)
+{
+    long long big_tiles = (long long)ceil_div(m, 128) * ceil_div(n, 128);
+    if (4 * big_tiles >= 3LL * pipelined_resident_blocks<TILE_128X128_K32>())
+        launch_pipelined<TILE_128X128_K32>(a, b, c, m, n, k, stream);
+    else
+        launch_pipelined<TILE_64X64_K32>(a, b, c, m, n, k, stream);
+}
+
 template <int BM, int BN, int BK, int TM, int TN, int STAGES, int GROUP_M>
 static constexpr size_t pipelined_shared_bytes()
 {
@@ -693,7 +742,7 @@ static constexpr size_t pipelined_shared_bytes()
 extern "C" size_t sgemm_shared_bytes(sgemm_launcher *rung)
 {
     if (rung == sgemm_tile_128x128_k16) return pipelined_shared_bytes<TILE_128X128_K16>();
-    if (rung == sgemm_tile_128x128_k32) return pipelined_shared_bytes<TILE_128X128_K32>();
+    if (rung == sgemm_tile_128x128_k32 || rung == sgemm_tile_by_size) return pipelined_shared_bytes<TILE_128X128_K32>();
     return 0;
 }
 

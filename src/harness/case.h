@@ -84,7 +84,7 @@ typedef struct ladder_case {
     const char *default_size; /* the full-run sizes: one, or a comma-separated list */
     const char *quick_size;   /* --quick */
     const char *size_forms;   /* forms the size may name ("banded powerlaw"), NULL for none */
-    const char *test_sizes[6];/* GPU test sizes (odd ones included), NULL-terminated */
+    const char *test_sizes[8];/* GPU test sizes (odd ones included), NULL-terminated */
     ladder_ceiling_kind ceiling;
 
     const ladder_variant *variants; /* the ladder, in order; the baseline last */
