@@ -63,9 +63,8 @@ static const ladder_variant reduce_variants[] = {
          reduce_vectorized_single_pass, 4),
     LADDER_RUNG("unroll8_float4", "8 independent float4 loads per thread per iteration: 128 bytes in flight",
          reduce_vectorized_single_pass, 8),
-    LADDER_RUNG("wide_blocks_streaming",
-         "the same loads in blocks of 1024 threads, marked evict-first (__ldcs): nothing is read twice",
-         reduce_wide_blocks_streaming, 0),
+    LADDER_RUNG("wide_blocks", "the same loads in blocks of 1024 threads: a quarter of the blocks to schedule and finish",
+         reduce_wide_blocks, 0),
     LADDER_VARIANT("cub", "CUB DeviceReduce::Sum, temporary storage allocated outside the timed region", reduce_cub, 0,
                    LADDER_BASELINE),
 };

@@ -35,7 +35,7 @@ reduce_launcher reduce_fully_unrolled;
 reduce_launcher reduce_many_elements_per_thread;
 reduce_launcher reduce_warp_shuffle_two_stage;
 reduce_launcher reduce_vectorized_single_pass; /* param: float4 loads in flight per thread (1, 4 or 8) */
-reduce_launcher reduce_wide_blocks_streaming;
+reduce_launcher reduce_wide_blocks;
 reduce_launcher reduce_cub;
 
 /* Floats of partial sums that the hungriest multi-pass rung writes for n

@@ -338,15 +338,15 @@ __device__ void finish_in_last_block(float block_sum, float *out, float *partial
  * Beyond (UNROLL = 4, 8): each thread issues UNROLL independent float4 loads
  * before adding any of them, so 16 * UNROLL bytes per thread are in flight
  * instead of 16: more outstanding requests per SM to cover DRAM latency.
- * Last (BLOCK = 1024, STREAMING): the same bytes in flight per SM in blocks of
- * 1024 threads, and loads marked evict-first (__ldcs), since no byte is read
- * twice. Measured (2^28 floats, ratio to CUB, median of 30): blocks of 256
- * 1.006 (H200) and 1.001 (H100); of 512 1.014 and 1.006; of 1024 1.017 and
- * (with the 256-byte L2 prefetch hint) 1.015; __ldcs adds 0.001 on the H200.
- * The L2::256B prefetch hint on the loads, a win of 1% on the H100, costs 5%
- * on the H200 (0.957): not used. Two waves of blocks instead of one: 0.999
- * and 1.010, no better. */
-template <int UNROLL, int BLOCK, bool STREAMING>
+ * Last (BLOCK = 1024): the same bytes in flight per SM, in blocks of 1024
+ * threads: a quarter of the blocks to schedule, finish and add up.
+ * Measured (2^28 floats, L2 flushed before each run, ratio to CUB, median of
+ * 40, two sweeps, H100): blocks of 256, 0.993; 512, 1.000-1.002; 1024,
+ * 1.010-1.012. Evict-first loads (__ldcs) cost 3-4% at every
+ * block size (0.962-0.970), although without the flush they were level;
+ * the L2::256B prefetch hint, +1% on the H100 without the flush, cost 5% on
+ * the H200. Two waves of blocks instead of one: no better. */
+template <int UNROLL, int BLOCK>
 __global__ void __launch_bounds__(BLOCK) vectorized_kernel(const float *__restrict__ in, float *__restrict__ out,
                                                            long long n, float *partials, unsigned *blocks_done)
 {
@@ -358,7 +358,7 @@ __global__ void __launch_bounds__(BLOCK) vectorized_kernel(const float *__restri
     for (; i + (UNROLL - 1) * stride < n4; i += UNROLL * stride) {
         float4 v[UNROLL];
 #pragma unroll
-        for (int u = 0; u < UNROLL; ++u) v[u] = STREAMING ? __ldcs(in4 + i + u * stride) : in4[i + u * stride];
+        for (int u = 0; u < UNROLL; ++u) v[u] = in4[i + u * stride];
 #pragma unroll
         for (int u = 0; u < UNROLL; ++u) sum += (v[u].x + v[u].y) + (v[u].z + v[u].w);
     }
@@ -370,10 +370,10 @@ __global__ void __launch_bounds__(BLOCK) vectorized_kernel(const float *__restri
     finish_in_last_block<BLOCK>(block_shuffle_sum<BLOCK>(sum), out, partials, blocks_done);
 }
 
-template <int UNROLL, int BLOCK, bool STREAMING>
+template <int UNROLL, int BLOCK>
 static void run_vectorized(const float *in, float *out, long long n, const reduce_workspace *w, cudaStream_t stream)
 {
-    auto kernel = vectorized_kernel<UNROLL, BLOCK, STREAMING>;
+    auto kernel = vectorized_kernel<UNROLL, BLOCK>;
     unsigned blocks = grid_stride_blocks(one_wave_blocks(kernel, BLOCK), n, 4LL * UNROLL * BLOCK);
     kernel<<<blocks, BLOCK, 0, stream>>>(in, out, n, w->partials, w->blocks_done);
 }
@@ -432,17 +432,17 @@ extern "C" void reduce_vectorized_single_pass(const float *in, float *out, long 
                                               const reduce_workspace *w, int loads_in_flight, cudaStream_t stream)
 {
     switch (loads_in_flight) {
-    case 1: run_vectorized<1, REDUCE_THREADS, false>(in, out, n, w, stream); break;
-    case 4: run_vectorized<4, REDUCE_THREADS, false>(in, out, n, w, stream); break;
-    case 8: run_vectorized<8, REDUCE_THREADS, false>(in, out, n, w, stream); break;
+    case 1: run_vectorized<1, REDUCE_THREADS>(in, out, n, w, stream); break;
+    case 4: run_vectorized<4, REDUCE_THREADS>(in, out, n, w, stream); break;
+    case 8: run_vectorized<8, REDUCE_THREADS>(in, out, n, w, stream); break;
     default: ladder_die("reduce: no vectorized kernel with %d loads in flight", loads_in_flight);
     }
 }
 
-extern "C" void reduce_wide_blocks_streaming(const float *in, float *out, long long n, const reduce_workspace *w, int,
-                                             cudaStream_t stream)
+extern "C" void reduce_wide_blocks(const float *in, float *out, long long n, const reduce_workspace *w, int,
+                                   cudaStream_t stream)
 {
-    run_vectorized<8, 1024, true>(in, out, n, w, stream);
+    run_vectorized<8, 1024>(in, out, n, w, stream);
 }
 
 /* ---- baseline: CUB ---- */

@@ -58,8 +58,8 @@ static const ladder_variant transpose_variants[] = {
          transpose_column_order, TRANSPOSED),
     LADDER_RUNG("wide_tile", "64x64 tile, 512 threads, float4 accesses, conflict-free walk, column order: more bytes in flight",
          transpose_wide_tile, TRANSPOSED),
-    LADDER_RUNG("wide_rows_streaming", "a warp moves two whole 256-byte rows, output stored evict-first: fuller DRAM pages",
-         transpose_wide_rows_streaming, TRANSPOSED),
+    LADDER_RUNG("wide_rows", "a warp moves two whole 256-byte rows, not four half rows: fewer warps per DRAM page",
+         transpose_wide_rows, TRANSPOSED),
     LADDER_VARIANT("memcpy", "cudaMemcpy device to device of the same bytes", memcpy_baseline, COPIED,
                    LADDER_BASELINE),
 };

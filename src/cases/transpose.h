@@ -21,7 +21,7 @@ transpose_launcher transpose_tiled_padded;
 transpose_launcher transpose_diagonal;
 transpose_launcher transpose_column_order;
 transpose_launcher transpose_wide_tile;
-transpose_launcher transpose_wide_rows_streaming;
+transpose_launcher transpose_wide_rows;
 
 #ifndef __CUDACC__
 #include "../harness/case.h"

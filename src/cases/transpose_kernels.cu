@@ -137,23 +137,21 @@ __global__ void tile_kernel(const float *__restrict__ in, float *__restrict__ ou
  * sweep of tile shapes (32..128 square and rectangular, 128..1024 threads,
  * row, column and grouped block orders) put this shape first; evict-first
  * cache hints on top of it measured slower.
- * Rung 8, wide rows, streaming stores: the same tile, but a warp moves two
- * whole 256-byte rows (16 lanes a row) instead of four half rows, so each
- * warp access is 2 full lines and each DRAM page is visited by fewer warps;
- * the price is a 2-way bank conflict on the shared stores (lanes 8 apart are
- * 32 words apart). Output is stored evict-first (__stcs): it is never read
- * back. Measured at 8192^2 (ratio to cudaMemcpy, median of 30): H100 0.964
- * for wide_tile against 0.971 (plain stores) and 0.973 (__stcs stores, loads
- * with the 256-byte L2 prefetch hint); H200 0.968 against 0.961-0.974
- * (plain) and 0.971, 0.972 (__stcs). The prefetch hint on the loads, alone,
- * cost 2-3% on the H200; 32x32 tiles of 256 threads, 0.91-0.95. */
+ * Rung 8, wide rows: the same tile, but a warp moves two whole 256-byte
+ * rows (16 lanes a row) instead of four half rows, so each warp access is two
+ * full lines and each DRAM page is visited by fewer warps; the price is a
+ * 2-way bank conflict on the shared stores (lanes 8 apart are 32 words
+ * apart). Measured at 8192^2 (ratio to cudaMemcpy, median of 40, L2 flushed,
+ * two sweeps, H100): wide_tile 0.961, wide rows 0.968-0.969; with the output
+ * stored evict-first (__stcs) 0.967; tiles of 128x64 0.962, 64x128 0.964,
+ * 128x32 0.930-0.937, 32x128 0.951, 256x32 0.927. */
 #define WIDE 64
 #define WIDE_THREADS 512
 #define WIDE_VECTORS (WIDE * WIDE / 4 / WIDE_THREADS) /* float4s each thread moves */
 
 /* Thread's i-th float4 of the tile when a warp covers 32 / LANES_PER_ROW
  * rows of LANES_PER_ROW float4s: 8 lanes a row (wide_tile) take a row's
- * halves in turn; 16 lanes a row (wide_rows_streaming) take a whole row. */
+ * halves in turn; 16 lanes a row (wide_rows) take a whole row. */
 template <int LANES_PER_ROW>
 __device__ __forceinline__ void wide_position(int i, int *r, int *c)
 {
@@ -165,7 +163,7 @@ __device__ __forceinline__ void wide_position(int i, int *r, int *c)
     *c = (segment * LANES_PER_ROW + lane % LANES_PER_ROW) * 4;
 }
 
-template <int LANES_PER_ROW, bool STREAMING_STORES>
+template <int LANES_PER_ROW>
 __global__ void __launch_bounds__(WIDE_THREADS) wide_tile_kernel(const float *__restrict__ in,
                                                                  float *__restrict__ out, int rows, int cols)
 {
@@ -212,9 +210,7 @@ __global__ void __launch_bounds__(WIDE_THREADS) wide_tile_kernel(const float *__
         wide_position<LANES_PER_ROW>(i, &r, &c);
         float *dst = out + (size_t)(col0 + r) * rows + row0 + c;
         if (vector_path) {
-            float4 column = make_float4(tile[c][r], tile[c + 1][r], tile[c + 2][r], tile[c + 3][r]);
-            if (STREAMING_STORES) __stcs((float4 *)dst, column);
-            else *(float4 *)dst = column;
+            *(float4 *)dst = make_float4(tile[c][r], tile[c + 1][r], tile[c + 2][r], tile[c + 3][r]);
         } else {
 #pragma unroll
             for (int k = 0; k < 4; ++k)
@@ -264,12 +260,12 @@ extern "C" void transpose_column_order(const float *in, float *out, int rows, in
 
 extern "C" void transpose_wide_tile(const float *in, float *out, int rows, int cols, cudaStream_t stream)
 {
-    wide_tile_kernel<8, false><<<tile_grid<COLUMN_ORDER>(rows, cols, WIDE), WIDE_THREADS, 0, stream>>>(in, out, rows,
+    wide_tile_kernel<8><<<tile_grid<COLUMN_ORDER>(rows, cols, WIDE), WIDE_THREADS, 0, stream>>>(in, out, rows,
                                                                                                       cols);
 }
 
-extern "C" void transpose_wide_rows_streaming(const float *in, float *out, int rows, int cols, cudaStream_t stream)
+extern "C" void transpose_wide_rows(const float *in, float *out, int rows, int cols, cudaStream_t stream)
 {
-    wide_tile_kernel<16, true><<<tile_grid<COLUMN_ORDER>(rows, cols, WIDE), WIDE_THREADS, 0, stream>>>(in, out, rows,
+    wide_tile_kernel<16><<<tile_grid<COLUMN_ORDER>(rows, cols, WIDE), WIDE_THREADS, 0, stream>>>(in, out, rows,
                                                                                                       cols);
 }
