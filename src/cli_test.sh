@@ -68,5 +68,15 @@ if "$ladder" device --quick >/dev/null 2>&1; then
     expect 1 "no CUDA device 7" run --device 7
 fi
 
+# transfer: the ladder lists its sweep and pipeline; with a GPU, a size below
+# the smallest transfer and one beyond memory fail cleanly, writing nothing.
+expect 0 "pipeline_4_streams" list transfer
+expect 0 "h2d_pinned_1GiB" list transfer
+if "$ladder" device --quick >/dev/null 2>&1; then
+    expect 2 "at least 4096" run transfer --size 4095
+    expect 1 "not available" run transfer --size 2^46 --json "$tmp/transfer_oom.json"
+    [ -e "$tmp/transfer_oom.json" ] && { echo "FAIL: JSON written by a failed transfer run"; failures=$((failures + 1)); }
+fi
+
 [ "$failures" -eq 0 ] && echo "cli_test: ok" || echo "cli_test: $failures failed"
 [ "$failures" -eq 0 ]

@@ -109,6 +109,10 @@ typedef struct ladder_case {
     ladder_output (*output)(void *state, const ladder_variant *variant);
     ladder_check (*check)(void *state, const ladder_variant *variant);
     ladder_work (*work)(void *state);
+    /* Optional, for ladders whose variants do different work (a sweep over
+     * transfer sizes): when set, it is used instead of work(), which may
+     * then be NULL. */
+    ladder_work (*variant_work)(void *state, const ladder_variant *variant);
 
     /* Optional: figures of the whole ladder (a model fitted to the sizes, an
      * overlap efficiency), from this size's records [first, count) of

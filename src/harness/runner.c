@@ -50,9 +50,10 @@ static void launch_variant(void *context, cudaStream_t stream)
     l->c->run(l->state, l->v, stream);
 }
 
-static void fill_performance(ladder_record *rec, const ladder_case *c, void *state, const ladder_device *d)
+static void fill_performance(ladder_record *rec, const ladder_case *c, void *state, const ladder_variant *v,
+                             const ladder_device *d)
 {
-    ladder_work work = c->work(state);
+    ladder_work work = c->variant_work ? c->variant_work(state, v) : c->work(state);
     double seconds = rec->median_ms * 1e-3;
     rec->bytes = work.bytes;
     rec->flops = work.flops;
@@ -109,7 +110,7 @@ static void run_variant(const ladder_case *c, void *state, int index, const ladd
     rec->rel_error = fmax(before.rel_error, after.rel_error);
     rec->tolerance = before.tolerance;
     rec->valid = before.passed && after.passed;
-    fill_performance(rec, c, state, d);
+    fill_performance(rec, c, state, v, d);
 }
 
 static int variant_wanted(const ladder_case *c, const ladder_run_options *o, int selected, int i)
