@@ -312,7 +312,9 @@ const ladder_case gemv_case = {
     .size_help = "MxN (rows x columns of row-major A) or N (square); any sizes >= 1",
     .default_size = "8192x8192,32768x1024,1024x32768",
     .quick_size = "2048x2048",
-    .test_sizes = {"1x1", "37x1001", "1000x3", "513x4097", "67x1028", NULL},
+    /* 67x1028: aligned rows, a ragged group of 4; 33x8196: aligned, long
+     * enough for block_per_row's unrolled loop; 2x65539: short and wide. */
+    .test_sizes = {"1x1", "37x1001", "1000x3", "513x4097", "67x1028", "33x8196", "2x65539", NULL},
     .ceiling = LADDER_CEILING_BANDWIDTH,
     .variants = gemv_variants,
     .variant_count = (int)(sizeof gemv_variants / sizeof gemv_variants[0]),

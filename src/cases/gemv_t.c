@@ -61,7 +61,8 @@ const ladder_case gemv_t_case = {
     .size_help = "MxN (rows x columns of row-major A) or N (square); any sizes >= 1",
     .default_size = "8192x8192,32768x1024,1024x32768",
     .quick_size = "2048x2048",
-    .test_sizes = {"1x1", "37x1001", "1000x3", "513x4097", "130x1028", NULL},
+    /* 130x1028: aligned, a ragged last chunk; 65539x3: many chunks, narrow. */
+    .test_sizes = {"1x1", "37x1001", "1000x3", "513x4097", "130x1028", "65539x3", "33x8196", NULL},
     .ceiling = LADDER_CEILING_BANDWIDTH,
     .variants = gemv_t_variants,
     .variant_count = (int)(sizeof gemv_t_variants / sizeof gemv_t_variants[0]),
