@@ -78,5 +78,13 @@ if "$ladder" device --quick >/dev/null 2>&1; then
     [ -e "$tmp/transfer_oom.json" ] && { echo "FAIL: JSON written by a failed transfer run"; failures=$((failures + 1)); }
 fi
 
+# gemv and gemv_t: listed with their rungs; sizes are MxN or N, nothing else.
+expect 0 "warp_4rows_float4" list gemv
+expect 0 "float4_tile_two_pass" list gemv_t
+if "$ladder" device --quick >/dev/null 2>&1; then
+    expect 2 "gemv takes MxN" run gemv --size 2x3x4
+    expect 2 "gemv_t takes MxN" run gemv_t --size 2x3x4
+fi
+
 [ "$failures" -eq 0 ] && echo "cli_test: ok" || echo "cli_test: $failures failed"
 [ "$failures" -eq 0 ]

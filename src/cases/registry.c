@@ -11,6 +11,8 @@ extern const ladder_case smem_case;
 extern const ladder_case smem_banks_case;
 extern const ladder_case texture_case;
 extern const ladder_case transfer_case;
+extern const ladder_case gemv_case;
+extern const ladder_case gemv_t_case;
 
 const ladder_case *const ladder_cases[] = {
     &transpose_case,
@@ -22,6 +24,8 @@ const ladder_case *const ladder_cases[] = {
     &smem_banks_case,
     &texture_case,
     &transfer_case,
+    &gemv_case,
+    &gemv_t_case,
 };
 const int ladder_case_count = (int)(sizeof ladder_cases / sizeof ladder_cases[0]);
 
