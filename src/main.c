@@ -13,7 +13,7 @@
 #include "harness/check.h"
 #include "harness/device.h"
 #include "harness/ncu.h"
-#include "harness/occupancy.h"
+#include "harness/occupancy_calc.h"
 #include "harness/results.h"
 #include "harness/runner.h"
 #include "harness/size.h"

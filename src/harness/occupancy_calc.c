@@ -9,7 +9,7 @@
  * (blocks per SM of 10.x, 11.0 and 12.x, the carveout steps, the 1 KB that
  * the driver reserves in every block from 8.0 on, the register check that
  * rounds a block's warps up to the SM's sub-partitions). */
-#include "occupancy.h"
+#include "occupancy_calc.h"
 
 #include <stdio.h>
 #include <string.h>

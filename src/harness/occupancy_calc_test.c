@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "occupancy.h"
+#include "occupancy_calc.h"
 #include "rng.h"
 #include "test_util.h"
 
@@ -253,5 +253,5 @@ int main(void)
     test_bad_input();
     test_table();
     test_brute_force();
-    return test_result("occupancy_test");
+    return test_result("occupancy_calc_test");
 }

@@ -4,9 +4,9 @@
  * resource stops it from keeping more.
  *
  * Plain C, no CUDA, except ladder_sm_limits_for_device. The rules follow
- * NVIDIA's occupancy calculator; they are spelled out in occupancy.c. */
-#ifndef LADDER_OCCUPANCY_H
-#define LADDER_OCCUPANCY_H
+ * NVIDIA's occupancy calculator; they are spelled out in occupancy_calc.c. */
+#ifndef LADDER_OCCUPANCY_CALC_H
+#define LADDER_OCCUPANCY_CALC_H
 
 #include <stddef.h>
 
