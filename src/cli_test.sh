@@ -85,6 +85,31 @@ if "$ladder" device --quick >/dev/null 2>&1; then
     expect 2 "gemv takes MxN" run gemv --size 2x3x4
     expect 2 "gemv_t takes MxN" run gemv_t --size 2x3x4
 fi
+fi
+
+# ---- occupancy (the calculator): works without a GPU when --cc is given ----
+expect 0 "3 blocks per SM, 24 of 24 warps: occupancy 100.0%, limited by threads" occupancy --cc 1.0 --threads 256 --regs 10
+expect 0 "2 blocks per SM, 16 of 24 warps: occupancy 66.7%, limited by registers" occupancy --cc 1.0 --threads 256 --regs 11
+expect 0 "limited by shared memory" occupancy --cc 9.0 --threads 128 --smem 50000
+expect 0 "cannot launch" occupancy --cc 9.0 --threads 128 --smem 250000
+"$ladder" occupancy --cc 1.0 --threads 256 --regs 11 --json >"$tmp/occ.json" 2>&1
+python3 -c '
+import json, sys
+o = json.load(open(sys.argv[1]))
+assert o["blocks_per_sm"] == 2 and o["warps_per_sm"] == 16 and o["limiter"] == "registers", o
+assert abs(o["occupancy"] - 16 / 24) < 1e-5 and o["blocks_by"]["shared_memory"] is None, o
+' "$tmp/occ.json" && echo "ok: occupancy --json parses" || { echo "FAIL: occupancy --json:"; cat "$tmp/occ.json"; failures=$((failures + 1)); }
+expect 2 "unknown compute capability '4.0'" occupancy --cc 4.0 --threads 128
+expect 2 "needs X.Y" occupancy --cc 9 --threads 128
+expect 2 "needs X.Y" occupancy --cc 9.0x --threads 128
+expect 2 "exactly one of --cc X.Y and --device N" occupancy --threads 128
+expect 2 "exactly one of --cc X.Y and --device N" occupancy --cc 9.0 --device 0 --threads 128
+expect 2 "occupancy needs --threads" occupancy --cc 9.0
+expect 2 "--threads needs a whole number" occupancy --cc 9.0 --threads 0
+expect 2 "--regs needs a whole number" occupancy --cc 9.0 --threads 64 --regs -1
+expect 2 "--smem needs a whole number" occupancy --cc 9.0 --threads 64 --smem lots
+expect 2 "unknown option '--size' for occupancy" occupancy --cc 9.0 --threads 64 --size 5
+CUDA_VISIBLE_DEVICES= expect 1 "no CUDA device" occupancy --device 0 --threads 128
 
 [ "$failures" -eq 0 ] && echo "cli_test: ok" || echo "cli_test: $failures failed"
 [ "$failures" -eq 0 ]

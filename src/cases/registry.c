@@ -13,6 +13,7 @@ extern const ladder_case texture_case;
 extern const ladder_case transfer_case;
 extern const ladder_case gemv_case;
 extern const ladder_case gemv_t_case;
+extern const ladder_case occupancy_case;
 
 const ladder_case *const ladder_cases[] = {
     &transpose_case,
@@ -26,6 +27,7 @@ const ladder_case *const ladder_cases[] = {
     &transfer_case,
     &gemv_case,
     &gemv_t_case,
+    &occupancy_case,
 };
 const int ladder_case_count = (int)(sizeof ladder_cases / sizeof ladder_cases[0]);
 
