@@ -26,9 +26,10 @@ struct divide_accurate { static __device__ float eval(float x, float y) { return
 
 /* Each thread loads one element (x, y) and evaluates F at the points
  * x + k * INSTR_STEP, k < INSTR_EVALS_PER_ELEMENT, in registers: 8 bytes
- * loaded and 8 stored per 256 evaluations, so the evaluations bound the time
- * (the fastest rung, a MUFU.SIN per point at 16 per clock per SM, needs
- * about 5x longer for its evaluations than DRAM needs for the bytes).
+ * loaded and 8 stored per 256 evaluations, so the evaluations bound the time:
+ * the cheapest rung, an FFMA and two FADDs per point (affine_float_literal),
+ * needs about 5x longer for its arithmetic than DRAM for its bytes on an H100;
+ * a MUFU.SIN per point (16 per clock per SM) about 13x.
  * out[i] holds F at the element itself, checked in ulp; out[n + i] the sum
  * over all points, which keeps every evaluation live. */
 template <class F>

@@ -29,9 +29,10 @@ struct affine_float_literal { static __device__ float eval(float x, float) { ret
 /* Integer division and remainder of each point by INSTR_DIVISOR = 16. */
 struct unsigned_runtime {
     /* The divisor is a kernel argument: the compiler must divide in general.
-     * It hoists the reciprocal of the uniform divisor out of the loop
-     * (I2F.U32.RP, MUFU.RCP, F2I) and spends an IMAD.HI plus corrections
-     * (ISETP, IADD, SEL) per point, several times the shift's cost. */
+     * It hoists the reciprocal of the uniform divisor out of the loop and
+     * spends per point IMAD.HI.U32 (quotient estimate), IMAD (remainder),
+     * two ISETP.GE.U32 and predicated VIADDs (corrections): about 10
+     * instructions against the constant's 4. */
     static __device__ void apply(int32_t x, int divisor, int32_t *q, int32_t *r)
     {
         *q = (int32_t)((uint32_t)x / (uint32_t)divisor);
@@ -39,7 +40,9 @@ struct unsigned_runtime {
     }
 };
 struct unsigned_constant {
-    /* A constant power of two: the compiler emits SHF.R.U32 and LOP3 (and). */
+    /* A constant power of two: shift and mask. Per point (with the sum):
+     * VIADD (the point), LOP3.LUT 0xf (x % 16), LEA.HI ..., 0x1c (adds
+     * x >> 4 to the sum in one instruction), IMAD.IADD (adds x % 16). */
     static __device__ void apply(int32_t x, int, int32_t *q, int32_t *r)
     {
         *q = (int32_t)((uint32_t)x / INSTR_DIVISOR);
@@ -47,7 +50,7 @@ struct unsigned_constant {
     }
 };
 struct unsigned_shift_mask {
-    /* Written by hand: the same two instructions as unsigned_constant. */
+    /* Written by hand: instruction for instruction unsigned_constant's SASS. */
     static __device__ void apply(int32_t x, int, int32_t *q, int32_t *r)
     {
         *q = (int32_t)((uint32_t)x >> INSTR_DIVISOR_LOG2);
@@ -65,9 +68,10 @@ struct signed_runtime {
 };
 struct signed_constant {
     /* C truncates toward zero, a shift rounds toward minus infinity: the
-     * compiler adds divisor - 1 to negative x first (SHF.R.S32.HI for the
-     * sign, LEA.HI to add its top bits, SHF.R.S32.HI to shift) and derives
-     * the remainder from the quotient (LOP3 + IADD). */
+     * compiler biases negative x by divisor - 1 first. Per point: VIADD,
+     * SHF.R.S32.HI 0x1f (the sign), LEA.HI ..., 0x4 (x + the sign's low 4
+     * bits), LOP3.LUT 0xfffffff0 (q * 16), IADD3 (sum + x - q * 16, the
+     * remainder), LEA.HI.SX32 ..., 0x1c (sum + q): 6 against 4. */
     static __device__ void apply(int32_t x, int, int32_t *q, int32_t *r)
     {
         *q = x / INSTR_DIVISOR;
@@ -75,7 +79,8 @@ struct signed_constant {
     }
 };
 struct signed_shift_mask {
-    /* The tempting shortcut: x >> 4 and x & 15. Floor and a non-negative
+    /* The tempting shortcut: x >> 4 and x & 15, unsigned_constant's 4
+     * instructions with LEA.HI.SX32 (arithmetic shift). Floor and a non-negative
      * remainder: for negative x not a multiple of 16 the quotient is one
      * less and the remainder 16 more than C's x / 16 and x % 16. Checked
      * against its own CPU definition, not against division. */
