@@ -111,5 +111,15 @@ expect 2 "--smem needs a whole number" occupancy --cc 9.0 --threads 64 --smem lo
 expect 2 "unknown option '--size' for occupancy" occupancy --cc 9.0 --threads 64 --size 5
 CUDA_VISIBLE_DEVICES= expect 1 "no CUDA device" occupancy --device 0 --threads 128
 
+fi
+
+# instr: the ladder lists its groups; sizes it cannot take are refused.
+expect 0 "sshift_corrected" list instr
+expect 0 "__sinf" list instr
+if "$ladder" device --quick >/dev/null 2>&1; then
+    expect 2 "1 to 2^26" run instr --size 2^27
+    expect 2 "1 to 2^26" run instr --size 64x64
+fi
+
 [ "$failures" -eq 0 ] && echo "cli_test: ok" || echo "cli_test: $failures failed"
 [ "$failures" -eq 0 ]

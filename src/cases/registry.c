@@ -14,6 +14,7 @@ extern const ladder_case transfer_case;
 extern const ladder_case gemv_case;
 extern const ladder_case gemv_t_case;
 extern const ladder_case occupancy_case;
+extern const ladder_case instr_case;
 
 const ladder_case *const ladder_cases[] = {
     &transpose_case,
@@ -28,6 +29,7 @@ const ladder_case *const ladder_cases[] = {
     &gemv_case,
     &gemv_t_case,
     &occupancy_case,
+    &instr_case,
 };
 const int ladder_case_count = (int)(sizeof ladder_cases / sizeof ladder_cases[0]);
 
