@@ -121,5 +121,17 @@ if "$ladder" device --quick >/dev/null 2>&1; then
     expect 2 "1 to 2^26" run instr --size 64x64
 fi
 
+# ---- spmv: --matrix FILE (Matrix Market) ----
+matrices=$(dirname "$0")/../tests/matrices
+expect 0 "adaptive_streaming" list spmv
+expect 2 "cannot read the --matrix file '/nonexistent.mtx'" run spmv --matrix /nonexistent.mtx
+expect 2 "option --matrix needs a value" run spmv --matrix
+expect 2 "not being run" run reduce --matrix "$matrices/general_real_97x89.mtx"
+if "$ladder" device --quick >/dev/null 2>&1; then
+    expect 0 "file:" run spmv --quick --matrix "$matrices/symmetric_pattern_1500.mtx"
+    expect 2 "line 3: entry (0, 1) is outside" run spmv --quick --matrix "$(dirname "$0")/../tests/corpus/matrix_market/index_zero.mtx"
+    expect 2 "banded:ROWS or powerlaw:ROWS" run spmv --quick --size 1000
+fi
+
 [ "$failures" -eq 0 ] && echo "cli_test: ok" || echo "cli_test: $failures failed"
 [ "$failures" -eq 0 ]

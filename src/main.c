@@ -45,6 +45,7 @@ static const char usage_text[] =
     "  --samples N            at least N timed samples per variant (default 10, minimum 10)\n"
     "  --time-cap SECONDS     sampling time per variant after the minimum (default 1)\n"
     "  --seed N               random seed for the inputs (default: from the clock, printed)\n"
+    "  --matrix FILE          run spmv on a Matrix Market file (its size becomes file:FILE)\n"
     "  --quick                small sizes and short sampling, for a fast look\n"
     "  --json FILE            write every record as JSON (written whole or not at all)\n"
     "  --csv FILE             the same records as CSV\n"
@@ -116,6 +117,19 @@ static void add_size(cli *c, const char *arg)
     if (ladder_parse_size_list(spec, &s->sizes, err, sizeof err) != 0) usage_error("%s", err);
 }
 
+/* --matrix FILE: spmv's size becomes the form "file", which reads FILE. A
+ * file that cannot be opened is a usage error before the GPU is touched;
+ * its contents are checked when the case loads it. */
+static void add_matrix_file(cli *c, const char *path)
+{
+    if (access(path, R_OK) != 0) usage_error("cannot read the --matrix file '%s'", path);
+    if (c->size_count == MAX_SIZE_OPTIONS) usage_error("too many --size options%s", "");
+    size_option *s = &c->sizes[c->size_count++];
+    s->case_name = "spmv";
+    s->sizes.count = 1;
+    s->sizes.size[0] = (ladder_size){.count = 1, .dim = {1}, .form = "file", .input = path};
+}
+
 static const char *option_value(int argc, char **argv, int *i)
 {
     if (*i + 1 >= argc) usage_error("option %s needs a value", argv[*i]);
@@ -137,6 +151,8 @@ static cli parse_command_line(int argc, char **argv)
             exit(0);
         } else if (strcmp(a, "--size") == 0) {
             add_size(&c, option_value(argc, argv, &i));
+        } else if (strcmp(a, "--matrix") == 0) {
+            add_matrix_file(&c, option_value(argc, argv, &i));
         } else if (strcmp(a, "--variant") == 0) {
             c.variant = option_value(argc, argv, &i);
         } else if (strcmp(a, "--device") == 0) {

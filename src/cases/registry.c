@@ -15,6 +15,7 @@ extern const ladder_case gemv_case;
 extern const ladder_case gemv_t_case;
 extern const ladder_case occupancy_case;
 extern const ladder_case instr_case;
+extern const ladder_case spmv_case;
 
 const ladder_case *const ladder_cases[] = {
     &transpose_case,
@@ -30,6 +31,7 @@ const ladder_case *const ladder_cases[] = {
     &gemv_t_case,
     &occupancy_case,
     &instr_case,
+    &spmv_case,
 };
 const int ladder_case_count = (int)(sizeof ladder_cases / sizeof ladder_cases[0]);
 

@@ -128,6 +128,10 @@ void ladder_format_size(const ladder_size *size, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
+    if (size->input) {
+        snprintf(buf, len, "%s:%s", size->form, size->input);
+        return;
+    }
     if (size->form[0]) used = (size_t)snprintf(buf, len, "%s:", size->form);
     for (int i = 0; i < size->count && used < len; ++i)
         used += (size_t)snprintf(buf + used, len - used, i ? "x%lld" : "%lld", size->dim[i]);

@@ -14,6 +14,7 @@ typedef struct ladder_size {
     int count;                      /* number of dimensions given */
     long long dim[LADDER_MAX_DIMS]; /* each >= 1 */
     char form[16];                  /* "banded" for "banded:2^20"; "" when none was given */
+    const char *input;              /* the file a "file" form reads (ladder run --matrix); NULL otherwise, not owned */
 } ladder_size;
 
 typedef struct ladder_size_list {

@@ -1,0 +1,240 @@
+/* SpMV kernels, in ladder order: a thread per row, a warp per row, then a
+ * block per equal share of the entries (runs of short rows staged through
+ * shared memory, long rows split into chunks), then the same with the
+ * matrix streamed past the caches. Baseline: cuSPARSE's generic SpMV.
+ * The matrix is read once, so every rung is bound by DRAM bandwidth; what
+ * separates them is how many of the bytes each load fetches are used, and
+ * whether every SM stays busy to the end. */
+#include "spmv.h"
+
+#include <cusparse.h>
+
+#include "../harness/check.h"
+
+static_assert(SPMV_THREADS % 32 == 0 && SPMV_THREADS <= 1024, "blocks of whole warps");
+static_assert(SPMV_BLOCK_NNZ % SPMV_THREADS == 0, "a chunk is a whole number of entries per thread");
+
+__device__ __forceinline__ float warp_sum(float v, int width = 32)
+{
+    for (int offset = width / 2; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset, width);
+    return v;
+}
+
+/* The block's sum, valid in thread 0. Starts with a barrier so that the
+ * block may call it twice with the same scratch. */
+__device__ float block_sum(float v, float *warp_sums)
+{
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    v = warp_sum(v);
+    __syncthreads();
+    if (lane == 0) warp_sums[warp] = v;
+    __syncthreads();
+    float total = 0;
+    if (warp == 0) total = warp_sum(lane < SPMV_THREADS / 32 ? warp_sums[lane] : 0.0f);
+    return total;
+}
+
+/* Rung 0: a thread per row, the textbook CSR kernel. Neighbouring threads
+ * walk rows that are a whole row apart in memory, so each load of a warp
+ * touches up to 32 different sectors and uses 4 bytes of each: most of the
+ * bandwidth fetches bytes that only later iterations (if the cache keeps
+ * them) or nobody use. And a warp lasts as long as its longest row. */
+__global__ void scalar_kernel(spmv_matrix a, const float *__restrict__ x, float *__restrict__ y)
+{
+    const long long row = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (row >= a.rows) return;
+    const int end = a.row_ptr[row + 1];
+    float sum = 0;
+    for (int k = a.row_ptr[row]; k < end; ++k) sum += a.val[k] * x[a.col[k]];
+    y[row] = sum;
+}
+
+/* Rung 1: a warp per row. The 32 lanes read 32 consecutive entries of the
+ * row: coalesced column indices and values, then a shuffle sum. What is
+ * left: rows shorter than 32 leave lanes idle (a power-law matrix's typical
+ * row has a handful of entries), and one very long row still keeps one warp
+ * busy long after the rest of the GPU is done. */
+__global__ void vector_kernel(spmv_matrix a, const float *__restrict__ x, float *__restrict__ y)
+{
+    const long long row = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+    const int lane = threadIdx.x % 32;
+    if (row >= a.rows) return; /* whole warps: rows are per warp */
+    const int end = a.row_ptr[row + 1];
+    float sum = 0;
+    for (int k = a.row_ptr[row] + lane; k < end; k += 32) sum += a.val[k] * x[a.col[k]];
+    sum = warp_sum(sum);
+    if (lane == 0) y[row] = sum;
+}
+
+template <bool Streaming>
+__device__ __forceinline__ float load_matrix(const float *p)
+{
+    return Streaming ? __ldcs(p) : __ldg(p);
+}
+template <bool Streaming>
+__device__ __forceinline__ int load_matrix(const int *p)
+{
+    return Streaming ? __ldcs(p) : __ldg(p);
+}
+
+/* Rung 2 (and 3 with Streaming): every block gets the same amount of work,
+ * whatever the row lengths. A task is either a run of short rows holding
+ * at most SPMV_BLOCK_NNZ entries: the block loads them all with every lane
+ * busy (coalesced, no idle lanes), keeps the products in shared memory,
+ * then reduces each row with a group of threads sized to the run (256 rows:
+ * a thread each; 8 rows: 32 threads each). Or it is one chunk of a long
+ * row: the block sums its SPMV_BLOCK_NNZ entries, writes the partial, and
+ * the last chunk of the row to finish (an arrival counter) adds the
+ * partials in order and writes y: a row of a million entries is spread
+ * over a thousand blocks instead of holding one warp. Streaming loads
+ * (evict-first) keep the matrix, read once, from pushing x out of L2. */
+template <bool Streaming>
+__global__ void __launch_bounds__(SPMV_THREADS) adaptive_kernel(spmv_matrix a, const spmv_task *__restrict__ tasks,
+                                                                float *partials, unsigned *arrivals,
+                                                                const float *__restrict__ x, float *__restrict__ y)
+{
+    __shared__ float products[SPMV_BLOCK_NNZ];
+    __shared__ float warp_sums[SPMV_THREADS / 32];
+    __shared__ int last_chunk;
+    const spmv_task task = tasks[blockIdx.x];
+    const int first = a.row_ptr[task.row_begin] + task.chunk * SPMV_BLOCK_NNZ;
+
+    if (task.chunks == 1) {
+        const int count = a.row_ptr[task.row_end] - first; /* <= SPMV_BLOCK_NNZ by the plan */
+        for (int k = threadIdx.x; k < count; k += SPMV_THREADS)
+            products[k] = load_matrix<Streaming>(a.val + first + k) * x[load_matrix<Streaming>(a.col + first + k)];
+        __syncthreads();
+        const int rows = task.row_end - task.row_begin; /* 1 .. SPMV_THREADS */
+        int group = 32;                                 /* threads per row: a power of two dividing the warp */
+        while (group > 1 && group * rows > SPMV_THREADS) group /= 2;
+        const int index = threadIdx.x / group, lane = threadIdx.x % group;
+        float sum = 0;
+        if (index < rows) {
+            const int row = task.row_begin + index;
+            const int end = a.row_ptr[row + 1] - first;
+            for (int k = a.row_ptr[row] - first + lane; k < end; k += group) sum += products[k];
+        }
+        sum = warp_sum(sum, group); /* every lane takes part: groups never straddle a warp */
+        if (index < rows && lane == 0) y[task.row_begin + index] = sum;
+        return;
+    }
+
+    const int row_end = a.row_ptr[task.row_begin + 1];
+    const int end = row_end - first > SPMV_BLOCK_NNZ ? first + SPMV_BLOCK_NNZ : row_end; /* no overflow near 2^31 */
+    float sum = 0;
+    for (int k = first + threadIdx.x; k < end; k += SPMV_THREADS)
+        sum += load_matrix<Streaming>(a.val + k) * x[load_matrix<Streaming>(a.col + k)];
+    sum = block_sum(sum, warp_sums);
+    const int row_first_task = blockIdx.x - task.chunk;
+    if (threadIdx.x == 0) {
+        partials[blockIdx.x] = sum;
+        __threadfence(); /* the partial is visible before the arrival is counted */
+        last_chunk = atomicAdd(&arrivals[row_first_task], 1u) == (unsigned)task.chunks - 1;
+    }
+    __syncthreads();
+    if (!last_chunk) return;
+    __threadfence();
+    float total = 0;
+    for (int c = threadIdx.x; c < task.chunks; c += SPMV_THREADS) total += __ldcg(partials + row_first_task + c);
+    total = block_sum(total, warp_sums);
+    if (threadIdx.x == 0) {
+        y[task.row_begin] = total;
+        arrivals[row_first_task] = 0; /* ready for the next launch */
+    }
+}
+
+static unsigned blocks_for(long long threads)
+{
+    return (unsigned)((threads + SPMV_THREADS - 1) / SPMV_THREADS);
+}
+
+extern "C" void spmv_scalar(const spmv_matrix *a, const spmv_plan *, const float *x, float *y, int,
+                            cudaStream_t stream)
+{
+    scalar_kernel<<<blocks_for(a->rows), SPMV_THREADS, 0, stream>>>(*a, x, y);
+}
+
+extern "C" void spmv_vector(const spmv_matrix *a, const spmv_plan *, const float *x, float *y, int,
+                            cudaStream_t stream)
+{
+    vector_kernel<<<blocks_for(32LL * a->rows), SPMV_THREADS, 0, stream>>>(*a, x, y);
+}
+
+extern "C" void spmv_adaptive(const spmv_matrix *a, const spmv_plan *plan, const float *x, float *y, int streaming,
+                              cudaStream_t stream)
+{
+    if (streaming)
+        adaptive_kernel<true><<<plan->task_count, SPMV_THREADS, 0, stream>>>(*a, plan->tasks, plan->partials,
+                                                                             plan->arrivals, x, y);
+    else
+        adaptive_kernel<false><<<plan->task_count, SPMV_THREADS, 0, stream>>>(*a, plan->tasks, plan->partials,
+                                                                              plan->arrivals, x, y);
+}
+
+/* ---- baseline: cuSPARSE generic SpMV ---- */
+
+struct spmv_cusparse {
+    cusparseHandle_t handle;
+    cusparseSpMatDescr_t a;
+    cusparseDnVecDescr_t x, y;
+    void *workspace;
+};
+
+static const float one = 1.0f, zero = 0.0f; /* beta = 0: y is not read, so its poison cannot leak in */
+
+extern "C" void spmv_cusparse_destroy(spmv_cusparse *c)
+{
+    if (!c) return;
+    if (c->a) cusparseDestroySpMat(c->a);
+    if (c->x) cusparseDestroyDnVec(c->x);
+    if (c->y) cusparseDestroyDnVec(c->y);
+    if (c->handle) cusparseDestroy(c->handle);
+    cudaFree(c->workspace);
+    delete c;
+}
+
+extern "C" spmv_cusparse *spmv_cusparse_create(const spmv_matrix *m, const float *x, float *y, char *err,
+                                               size_t err_len)
+{
+    spmv_cusparse *c = new spmv_cusparse();
+    size_t bytes = 0;
+    cusparseStatus_t s = cusparseCreate(&c->handle);
+    if (s == CUSPARSE_STATUS_SUCCESS)
+        s = cusparseCreateCsr(&c->a, m->rows, m->cols, m->nnz, (void *)m->row_ptr, (void *)m->col, (void *)m->val,
+                              CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F);
+    if (s == CUSPARSE_STATUS_SUCCESS) s = cusparseCreateDnVec(&c->x, m->cols, (void *)x, CUDA_R_32F);
+    if (s == CUSPARSE_STATUS_SUCCESS) s = cusparseCreateDnVec(&c->y, m->rows, y, CUDA_R_32F);
+    if (s == CUSPARSE_STATUS_SUCCESS)
+        s = cusparseSpMV_bufferSize(c->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, c->a, c->x, &zero, c->y,
+                                    CUDA_R_32F, CUSPARSE_SPMV_CSR_ALG1, &bytes);
+    if (s != CUSPARSE_STATUS_SUCCESS) {
+        snprintf(err, err_len, "cuSPARSE setup failed: %s", cusparseGetErrorString(s));
+        spmv_cusparse_destroy(c);
+        return nullptr;
+    }
+    if (ladder_try_cuda_malloc(&c->workspace, bytes > 0 ? bytes : 1)) {
+        snprintf(err, err_len, "no device memory left for cuSPARSE's %zu-byte workspace", bytes);
+        spmv_cusparse_destroy(c);
+        return nullptr;
+    }
+    /* The analysis of the structure, once, as the adaptive rung's plan is. */
+    s = cusparseSpMV_preprocess(c->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, c->a, c->x, &zero, c->y,
+                                CUDA_R_32F, CUSPARSE_SPMV_CSR_ALG1, c->workspace);
+    if (s != CUSPARSE_STATUS_SUCCESS) {
+        snprintf(err, err_len, "cuSPARSE preprocessing failed: %s", cusparseGetErrorString(s));
+        spmv_cusparse_destroy(c);
+        return nullptr;
+    }
+    return c;
+}
+
+extern "C" void spmv_cusparse_run(const spmv_matrix *, const spmv_plan *plan, const float *, float *, int,
+                                  cudaStream_t stream)
+{
+    spmv_cusparse *c = plan->cusparse;
+    cusparseStatus_t s = cusparseSetStream(c->handle, stream);
+    if (s == CUSPARSE_STATUS_SUCCESS)
+        s = cusparseSpMV(c->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, c->a, c->x, &zero, c->y, CUDA_R_32F,
+                         CUSPARSE_SPMV_CSR_ALG1, c->workspace);
+    if (s != CUSPARSE_STATUS_SUCCESS) ladder_die("cusparseSpMV: %s", cusparseGetErrorString(s));
+}
