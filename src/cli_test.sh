@@ -85,7 +85,6 @@ if "$ladder" device --quick >/dev/null 2>&1; then
     expect 2 "gemv takes MxN" run gemv --size 2x3x4
     expect 2 "gemv_t takes MxN" run gemv_t --size 2x3x4
 fi
-fi
 
 # ---- occupancy (the calculator): works without a GPU when --cc is given ----
 expect 0 "3 blocks per SM, 24 of 24 warps: occupancy 100.0%, limited by threads" occupancy --cc 1.0 --threads 256 --regs 10
@@ -110,8 +109,6 @@ expect 2 "--regs needs a whole number" occupancy --cc 9.0 --threads 64 --regs -1
 expect 2 "--smem needs a whole number" occupancy --cc 9.0 --threads 64 --smem lots
 expect 2 "unknown option '--size' for occupancy" occupancy --cc 9.0 --threads 64 --size 5
 CUDA_VISIBLE_DEVICES= expect 1 "no CUDA device" occupancy --device 0 --threads 128
-
-fi
 
 # instr: the ladder lists its groups; sizes it cannot take are refused.
 expect 0 "sshift_corrected" list instr
