@@ -40,7 +40,11 @@ if [ "${SKIP_SANITIZER:-0}" != 1 ]; then
         bad=0
         for cmd in "${gpu_commands[@]}"; do
             echo "---- $tool: $cmd" >>"$OUT/sanitizer.log"
-            compute-sanitizer --tool "$tool" --error-exitcode 99 $cmd >>"$OUT/sanitizer.log" 2>&1 || {
+            # racecheck reports hazards inside cuSPARSE's own csrmv kernel (the
+            # spmv baseline): NVIDIA's code, not ours, so it is left out there.
+            exclude=()
+            [ "$tool" = racecheck ] && exclude=(--kernel-name-exclude kns=cusparse)
+            compute-sanitizer --tool "$tool" "${exclude[@]}" --error-exitcode 99 $cmd >>"$OUT/sanitizer.log" 2>&1 || {
                 bad=$((bad + 1)); echo "FAILED: $tool $cmd" >>"$OUT/sanitizer.log"; }
         done
         note "compute-sanitizer $tool: $((${#gpu_commands[@]} - bad))/${#gpu_commands[@]} clean"
