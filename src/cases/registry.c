@@ -10,6 +10,7 @@ extern const ladder_case coalescing_case;
 extern const ladder_case smem_case;
 extern const ladder_case smem_banks_case;
 extern const ladder_case texture_case;
+extern const ladder_case blur_case;
 
 const ladder_case *const ladder_cases[] = {
     &transpose_case,
@@ -20,6 +21,7 @@ const ladder_case *const ladder_cases[] = {
     &smem_case,
     &smem_banks_case,
     &texture_case,
+    &blur_case,
 };
 const int ladder_case_count = (int)(sizeof ladder_cases / sizeof ladder_cases[0]);
 
