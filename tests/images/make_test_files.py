@@ -7,7 +7,9 @@ tests/images/NAME.expected.{ppm,pam} the 3x3 box blur of each, computed here
                                      C reference: mean of the 3x3 neighbourhood,
                                      border replicated, (sum + 4) // 9
 tests/corpus/netpbm/*                malformed (and a few valid) files for the
-                                     parser's corpus test and `make fuzz`
+                                     parser's corpus test and `make fuzz`; the
+                                     fuzz_* files there are libFuzzer findings
+                                     kept by hand, not made by this script
 Run from anywhere: python3 tests/images/make_test_files.py
 """
 import os
