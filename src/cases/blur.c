@@ -68,7 +68,7 @@ static const ladder_variant blur_variants[] = {
                 blur_shared_tile, PACKED),
     LADDER_RUNG("padded4", "back to global loads, RGB padded to 4 bytes: one aligned 4-byte load per neighbour, not 3",
                 blur_naive, PADDED),
-    LADDER_RUNG("pitched", "padded pixels in cudaMallocPitch rows: every row starts aligned (matters for odd widths)",
+    LADDER_RUNG("pitched", "padded pixels in cudaMallocPitch rows: every row starts at the pitch alignment, whatever the width",
                 blur_naive, PITCHED_PADDED),
     LADDER_RUNG("pitched_shared", "pitched padded pixels through the shared-memory tile: aligned loads, 1.3x reads",
                 blur_shared_tile, PITCHED_PADDED),
@@ -148,7 +148,7 @@ blur_state *blur_state_create(int width, int height, char *err, size_t err_len)
     if (failed) {
         cudaGetLastError();
         snprintf(err, err_len, "a %dx%d image in 4 layouts needs %.2f GB on the device and %.2f GB on the host; not available",
-                 width, height, 2 * 14.0 * width * height / 1e9, 10.0 * width * height / 1e9);
+                 width, height, 2 * 14.0 * width * height / 1e9, 13.0 * width * height / 1e9);
         blur_state_destroy(s);
         return NULL;
     }
