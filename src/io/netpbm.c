@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* A cursor over the file's bytes; the parser never reads past `end`. */
 typedef struct cursor {
@@ -228,6 +229,11 @@ int netpbm_read(const char *path, netpbm_image *image, char *err, size_t err_len
     /* The largest legal file is the largest raster plus a header; reading
      * stops one byte past that, so a huge file costs no huge allocation. */
     size_t limit = (size_t)NETPBM_MAX_RASTER_BYTES + 65536, capacity = 65536, used = 0;
+    struct stat info;
+    if (fstat(fileno(f), &info) == 0 && S_ISREG(info.st_mode) && (uint64_t)info.st_size > limit) {
+        fclose(f);
+        return fail(err, err_len, "%s: file too large for an image (limit %zu bytes)", path, limit);
+    }
     unsigned char *data = malloc(capacity);
     while (data && used <= limit) {
         size_t got = fread(data + used, 1, capacity - used, f);
