@@ -130,5 +130,44 @@ if "$ladder" device --quick >/dev/null 2>&1; then
     expect 2 "banded:ROWS or powerlaw:ROWS" run spmv --quick --size 1000
 fi
 
+# ---- blur: ladder blur IN OUT (tests/images, made by tests/images/make_test_files.py) ----
+images=$(dirname "$0")/../tests/images
+corpus=$(dirname "$0")/../tests/corpus/netpbm
+expect 2 "blur needs IN and OUT" blur
+expect 2 "blur needs IN and OUT" blur "$images/gradient_17x11.ppm"
+expect 2 "unknown option '--bogus' for blur" blur "$images/gradient_17x11.ppm" "$tmp/o.ppm" --bogus
+expect 2 "no blur rung 'nosuch'" blur "$images/gradient_17x11.ppm" "$tmp/o.ppm" --variant nosuch
+expect 2 "no blur rung 'memcpy'" blur "$images/gradient_17x11.ppm" "$tmp/o.ppm" --variant memcpy
+expect 1 "cannot open" blur "$tmp/missing.ppm" "$tmp/o.ppm"
+for bad in truncated_raster bad_magic_p5 too_large pam_header_lies_small sample_above_maxval; do
+    expect 1 "$bad: " blur "$corpus/$bad" "$tmp/bad.ppm"
+    [ -e "$tmp/bad.ppm" ] && { echo "FAIL: blur wrote an output for $bad"; failures=$((failures + 1)); }
+    ls "$tmp" | grep -q '\.tmp\.' && { echo "FAIL: blur left a temporary file for $bad"; failures=$((failures + 1)); }
+done
+expect 1 "cannot write" blur "$images/gradient_17x11.ppm" "$tmp/no/such/dir/o.ppm"
+# Without a GPU the CPU reference runs and says so; the result equals the
+# expected file, which the generator computed independently of the C code.
+for image in gradient_17x11.ppm rgba16_9x7.pam maxval1000_5x4.ppm; do
+    stem=${image%.*} ext=${image##*.}
+    CUDA_VISIBLE_DEVICES= expect 0 "smoothing on the CPU" blur "$images/$image" "$tmp/$stem.cpu.$ext"
+    cmp -s "$tmp/$stem.cpu.$ext" "$images/$stem.expected.$ext" || {
+        echo "FAIL: CPU blur of $image differs from $stem.expected.$ext"; failures=$((failures + 1)); }
+done
+# With a GPU: every rung, and the default, give the same bytes.
+if "$ladder" device --quick >/dev/null 2>&1; then
+    for variant in naive shared_tile padded4 pitched pitched_shared window_4byte window_16byte; do
+        expect 0 "" blur "$images/gradient_17x11.ppm" "$tmp/g.ppm" --variant $variant
+        cmp -s "$tmp/g.ppm" "$images/gradient_17x11.expected.ppm" || {
+            echo "FAIL: GPU blur ($variant) differs"; failures=$((failures + 1)); }
+    done
+    for image in rgba16_9x7.pam maxval1000_5x4.ppm; do
+        stem=${image%.*} ext=${image##*.}
+        expect 0 "" blur "$images/$image" "$tmp/$stem.gpu.$ext"
+        cmp -s "$tmp/$stem.gpu.$ext" "$images/$stem.expected.$ext" || {
+            echo "FAIL: GPU blur of $image differs"; failures=$((failures + 1)); }
+    done
+    expect 1 "no CUDA device 7" blur "$images/gradient_17x11.ppm" "$tmp/o.ppm" --device 7
+fi
+
 [ "$failures" -eq 0 ] && echo "cli_test: ok" || echo "cli_test: $failures failed"
 [ "$failures" -eq 0 ]

@@ -9,7 +9,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cases/blur.h"
 #include "cases/registry.h"
+#include "harness/atomic_file.h"
 #include "harness/check.h"
 #include "harness/device.h"
 #include "harness/ncu.h"
@@ -18,6 +20,7 @@
 #include "harness/runner.h"
 #include "harness/size.h"
 #include "harness/timing.h"
+#include "io/netpbm.h"
 
 #define LADDER_VERSION "0.1.0"
 #define MAX_SIZE_OPTIONS 16
@@ -35,6 +38,9 @@ static const char usage_text[] =
     "                         resident blocks and warps per SM, the occupancy and what\n"
     "                         limits it; --cc needs no GPU; here --json is a flag that\n"
     "                         prints one JSON object instead of the text\n"
+    "  blur IN OUT [--variant NAME|INDEX] [--device N]\n"
+    "                         smooth a PPM (P6) or PAM (P7) image with a blur rung (default:\n"
+    "                         the best); without a GPU, with the CPU reference\n"
     "\n"
     "options for run (and device, where they apply):\n"
     "  --size SPEC            problem size for every case named, e.g. 8192x8192 or 2^28-3;\n"
@@ -471,10 +477,62 @@ static int command_occupancy(int argc, char **argv)
     return 0;
 }
 
+/* `ladder blur IN OUT`: a real image through a rung of the blur ladder, or
+ * through the CPU reference where there is no GPU; the output is written
+ * whole or not at all, in the input's format. */
+static int command_blur(int argc, char **argv)
+{
+    const char *paths[2], *variant = blur_default_variant;
+    int path_count = 0, device_ordinal = 0, device_given = 0;
+    for (int i = 2; i < argc; ++i) {
+        if (strcmp(argv[i], "--variant") == 0) {
+            variant = option_value(argc, argv, &i);
+        } else if (strcmp(argv[i], "--device") == 0) {
+            device_ordinal = (int)parse_count("--device", option_value(argc, argv, &i), 0, 1024);
+            device_given = 1;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            usage_error("unknown option '%s' for blur", argv[i]);
+        } else if (path_count == 2) {
+            usage_error("blur takes one input and one output, not '%s'", argv[i]);
+        } else {
+            paths[path_count++] = argv[i];
+        }
+    }
+    if (path_count != 2) usage_error("blur needs IN and OUT image paths%s", "");
+    int index = ladder_find_variant(&blur_case, variant);
+    if (index < 0 || (blur_case.variants[index].flags & LADDER_BASELINE))
+        usage_error("no blur rung '%s' (see ladder list blur)", variant);
+
+    char err[512];
+    netpbm_image image;
+    if (netpbm_read(paths[0], &image, err, sizeof err) != 0) ladder_die("%s", err);
+    netpbm_image smoothed = image;
+    smoothed.samples = ladder_host_alloc(netpbm_sample_count(&image) * (size_t)image.sample_bytes);
+    ladder_device device;
+    if (ladder_device_open(device_ordinal, &device, err, sizeof err) != 0) {
+        if (device_given) ladder_die("%s", err);
+        fprintf(stderr, "ladder blur: %s; smoothing on the CPU (OpenMP reference)\n", err);
+        blur_reference(image.samples, smoothed.samples, image.width, image.height, image.channels, image.sample_bytes);
+    } else {
+        const ladder_variant *v = &blur_case.variants[index];
+        const char *ran = blur_samples_on_gpu(image.samples, smoothed.samples, image.width, image.height,
+                                              image.channels, image.sample_bytes, v, err, sizeof err);
+        if (!ran) ladder_die("%s", err);
+        if (strcmp(ran, v->name) != 0)
+            fprintf(stderr, "ladder blur: %s takes 8-bit RGB; this %d-bit %d-channel image ran the %s kernel\n",
+                    v->name, 8 * image.sample_bytes, image.channels, ran);
+    }
+    if (ladder_write_atomically(paths[1], netpbm_emit, &smoothed, err, sizeof err) != 0) ladder_die("%s", err);
+    netpbm_free(&smoothed);
+    netpbm_free(&image);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "report") == 0) return command_report(argc, argv);
     if (argc > 1 && strcmp(argv[1], "occupancy") == 0) return command_occupancy(argc, argv);
+    if (argc > 1 && strcmp(argv[1], "blur") == 0) return command_blur(argc, argv);
     cli c = parse_command_line(argc, argv);
     char command_line[4096];
     join_arguments(argc, argv, command_line, sizeof command_line);

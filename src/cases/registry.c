@@ -2,36 +2,38 @@
 
 #include <string.h>
 
-extern const ladder_case transpose_case;
-extern const ladder_case sgemm_case;
-extern const ladder_case reduce_case;
-extern const ladder_case ado_case;
 extern const ladder_case coalescing_case;
 extern const ladder_case smem_case;
 extern const ladder_case smem_banks_case;
-extern const ladder_case texture_case;
-extern const ladder_case transfer_case;
+extern const ladder_case transpose_case;
+extern const ladder_case sgemm_case;
 extern const ladder_case gemv_case;
 extern const ladder_case gemv_t_case;
-extern const ladder_case occupancy_case;
-extern const ladder_case instr_case;
 extern const ladder_case spmv_case;
+extern const ladder_case reduce_case;
+extern const ladder_case ado_case;
+extern const ladder_case blur_case;
+extern const ladder_case texture_case;
+extern const ladder_case transfer_case;
+extern const ladder_case instr_case;
+extern const ladder_case occupancy_case;
 
 const ladder_case *const ladder_cases[] = {
-    &transpose_case,
-    &sgemm_case,
-    &reduce_case,
-    &ado_case,
     &coalescing_case,
     &smem_case,
     &smem_banks_case,
-    &texture_case,
-    &transfer_case,
+    &transpose_case,
+    &sgemm_case,
     &gemv_case,
     &gemv_t_case,
-    &occupancy_case,
-    &instr_case,
     &spmv_case,
+    &reduce_case,
+    &ado_case,
+    &blur_case,
+    &texture_case,
+    &transfer_case,
+    &instr_case,
+    &occupancy_case,
 };
 const int ladder_case_count = (int)(sizeof ladder_cases / sizeof ladder_cases[0]);
 
