@@ -120,7 +120,7 @@ fi
 
 # ---- spmv: --matrix FILE (Matrix Market) ----
 matrices=$(dirname "$0")/../tests/matrices
-expect 0 "adaptive_streaming" list spmv
+expect 0 "adaptive_loads_first" list spmv
 expect 2 "cannot read the --matrix file '/nonexistent.mtx'" run spmv --matrix /nonexistent.mtx
 expect 2 "option --matrix needs a value" run spmv --matrix
 expect 2 "not being run" run reduce --matrix "$matrices/general_real_97x89.mtx"

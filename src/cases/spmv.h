@@ -25,10 +25,11 @@ typedef struct spmv_matrix {
  * at most SPMV_THREADS rows: at least a thread each), or one chunk of
  * SPMV_BLOCK_NNZ entries of a row longer than that (chunks > 1). */
 #define SPMV_THREADS 256
-#define SPMV_BLOCK_NNZ 1024
+#define SPMV_BLOCK_NNZ 2048
 typedef struct spmv_task {
-    int row_begin, row_end; /* rows [row_begin, row_end) */
-    int chunk, chunks;      /* chunk `chunk` of `chunks` of a long row; 0 of 1 for a run of short rows */
+    int row_begin, row_end;     /* rows [row_begin, row_end) */
+    int chunk, chunks;          /* chunk `chunk` of `chunks` of a long row; 0 of 1 for a run of short rows */
+    int entry_begin, entry_end; /* the task's entries [entry_begin, entry_end): at most SPMV_BLOCK_NNZ */
 } spmv_task;
 
 /* Everything made once per matrix, outside the timed region. */
@@ -46,7 +47,7 @@ typedef void spmv_launcher(const spmv_matrix *a, const spmv_plan *plan, const fl
 /* The rungs, in ladder order, then the baseline. */
 spmv_launcher spmv_scalar;   /* a thread per row */
 spmv_launcher spmv_vector;   /* a warp per row */
-spmv_launcher spmv_adaptive; /* param 1: streaming loads for the matrix */
+spmv_launcher spmv_adaptive; /* param 1: every load of a thread issued before any is used */
 spmv_launcher spmv_cusparse_run;
 
 /* The adaptive rung's tasks for a CSR row structure (host memory): writes

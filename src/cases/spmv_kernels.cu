@@ -1,7 +1,7 @@
 /* SpMV kernels, in ladder order: a thread per row, a warp per row, then a
  * block per equal share of the entries (runs of short rows staged through
- * shared memory, long rows split into chunks), then the same with the
- * matrix streamed past the caches. Baseline: cuSPARSE's generic SpMV.
+ * shared memory, long rows split into chunks), then the same with each
+ * thread's loads issued before any is used. Baseline: cuSPARSE's generic SpMV.
  * The matrix is read once, so every rung is bound by DRAM bandwidth; what
  * separates them is how many of the bytes each load fetches are used, and
  * whether every SM stays busy to the end. */
@@ -66,29 +66,60 @@ __global__ void vector_kernel(spmv_matrix a, const float *__restrict__ x, float 
     if (lane == 0) y[row] = sum;
 }
 
-template <bool Streaming>
-__device__ __forceinline__ float load_matrix(const float *p)
+/* Each thread's share of a task: SPMV_BLOCK_NNZ / SPMV_THREADS entries. */
+#define SPMV_PER_THREAD (SPMV_BLOCK_NNZ / SPMV_THREADS)
+
+/* products[k] = val[first + k] * x[col[first + k]] for this thread's k below
+ * count (count <= SPMV_BLOCK_NNZ). Rung 2 walks its entries one at a time:
+ * a column load, then the gather of x that needs it, then the next entry,
+ * so a thread has one 8-byte entry in flight. Rung 3 (LoadsFirst) issues
+ * the loads of all its entries, then all their gathers: SPMV_PER_THREAD
+ * entries in flight per thread, the same bytes. */
+template <bool LoadsFirst>
+__device__ __forceinline__ void stage_products(const spmv_matrix &a, const float *__restrict__ x, int first,
+                                               int count, float *products)
 {
-    return Streaming ? __ldcs(p) : __ldg(p);
-}
-template <bool Streaming>
-__device__ __forceinline__ int load_matrix(const int *p)
-{
-    return Streaming ? __ldcs(p) : __ldg(p);
+    if constexpr (!LoadsFirst) {
+        for (int k = threadIdx.x; k < count; k += SPMV_THREADS)
+            products[k] = __ldg(a.val + first + k) * x[__ldg(a.col + first + k)];
+    } else {
+        int col[SPMV_PER_THREAD];
+        float val[SPMV_PER_THREAD];
+#pragma unroll
+        for (int u = 0; u < SPMV_PER_THREAD; ++u) {
+            const int k = threadIdx.x + u * SPMV_THREADS;
+            col[u] = k < count ? __ldg(a.col + first + k) : 0;
+            val[u] = k < count ? __ldg(a.val + first + k) : 0.0f;
+        }
+#pragma unroll
+        for (int u = 0; u < SPMV_PER_THREAD; ++u) {
+            const int k = threadIdx.x + u * SPMV_THREADS;
+            if (k < count) products[k] = val[u] * x[col[u]];
+        }
+    }
 }
 
-/* Rung 2 (and 3 with Streaming): every block gets the same amount of work,
+/* Rung 2 (and 3 with LoadsFirst): every block gets the same amount of work,
  * whatever the row lengths. A task is either a run of short rows holding
  * at most SPMV_BLOCK_NNZ entries: the block loads them all with every lane
  * busy (coalesced, no idle lanes), keeps the products in shared memory,
  * then reduces each row with a group of threads sized to the run (256 rows:
  * a thread each; 8 rows: 32 threads each). Or it is one chunk of a long
- * row: the block sums its SPMV_BLOCK_NNZ entries, writes the partial, and
- * the last chunk of the row to finish (an arrival counter) adds the
- * partials in order and writes y: a row of a million entries is spread
- * over a thousand blocks instead of holding one warp. Streaming loads
- * (evict-first) keep the matrix, read once, from pushing x out of L2. */
-template <bool Streaming>
+ * row: the block stages the chunk's products the same way and sums them,
+ * writes the partial, and the last chunk of the row to finish (an arrival
+ * counter) adds the partials in order and writes y: a row of a million
+ * entries is spread over a thousand blocks instead of holding one warp.
+ * The plan gives each task its entry range, so the matrix loads wait for
+ * one load (the task), not three (the task, then two row pointers).
+ * Rung 3 exists because rung 2, with 1024 entries a task, measured half of
+ * cuSPARSE on the banded matrix (H100: 1319 against 2620 GB/s): 8 blocks
+ * of 256 threads an SM with one entry each in flight is 16 KB per SM, short
+ * of what DRAM latency needs at 3 TB/s. Measured on the H100 (ratio to
+ * cuSPARSE, banded / power-law): loads first with 4 entries a thread
+ * 0.855 / 0.949; with 8 (2048 entries a task, rung 2 then 0.64 / 0.94)
+ * 0.879 / 0.955. Evict-first loads of the matrix, tried as rung 3 before,
+ * measured 0.49 / 0.90 against rung 2's 0.50 / 0.89 at the time. */
+template <bool LoadsFirst>
 __global__ void __launch_bounds__(SPMV_THREADS) adaptive_kernel(spmv_matrix a, const spmv_task *__restrict__ tasks,
                                                                 float *partials, unsigned *arrivals,
                                                                 const float *__restrict__ x, float *__restrict__ y)
@@ -97,33 +128,32 @@ __global__ void __launch_bounds__(SPMV_THREADS) adaptive_kernel(spmv_matrix a, c
     __shared__ float warp_sums[SPMV_THREADS / 32];
     __shared__ int last_chunk;
     const spmv_task task = tasks[blockIdx.x];
-    const int first = a.row_ptr[task.row_begin] + task.chunk * SPMV_BLOCK_NNZ;
+    const int first = task.entry_begin, count = task.entry_end - task.entry_begin;
 
     if (task.chunks == 1) {
-        const int count = a.row_ptr[task.row_end] - first; /* <= SPMV_BLOCK_NNZ by the plan */
-        for (int k = threadIdx.x; k < count; k += SPMV_THREADS)
-            products[k] = load_matrix<Streaming>(a.val + first + k) * x[load_matrix<Streaming>(a.col + first + k)];
-        __syncthreads();
         const int rows = task.row_end - task.row_begin; /* 1 .. SPMV_THREADS */
         int group = 32;                                 /* threads per row: a power of two dividing the warp */
         while (group > 1 && group * rows > SPMV_THREADS) group /= 2;
         const int index = threadIdx.x / group, lane = threadIdx.x % group;
-        float sum = 0;
+        /* The row's bounds are loaded with the entries, not after the barrier. */
+        int begin = 0, end = 0;
         if (index < rows) {
-            const int row = task.row_begin + index;
-            const int end = a.row_ptr[row + 1] - first;
-            for (int k = a.row_ptr[row] - first + lane; k < end; k += group) sum += products[k];
+            begin = a.row_ptr[task.row_begin + index] - first;
+            end = a.row_ptr[task.row_begin + index + 1] - first;
         }
+        stage_products<LoadsFirst>(a, x, first, count, products);
+        __syncthreads();
+        float sum = 0;
+        for (int k = begin + lane; k < end; k += group) sum += products[k];
         sum = warp_sum(sum, group); /* every lane takes part: groups never straddle a warp */
         if (index < rows && lane == 0) y[task.row_begin + index] = sum;
         return;
     }
 
-    const int row_end = a.row_ptr[task.row_begin + 1];
-    const int end = row_end - first > SPMV_BLOCK_NNZ ? first + SPMV_BLOCK_NNZ : row_end; /* no overflow near 2^31 */
+    stage_products<LoadsFirst>(a, x, first, count, products);
+    __syncthreads();
     float sum = 0;
-    for (int k = first + threadIdx.x; k < end; k += SPMV_THREADS)
-        sum += load_matrix<Streaming>(a.val + k) * x[load_matrix<Streaming>(a.col + k)];
+    for (int k = threadIdx.x; k < count; k += SPMV_THREADS) sum += products[k];
     sum = block_sum(sum, warp_sums);
     const int row_first_task = blockIdx.x - task.chunk;
     if (threadIdx.x == 0) {
@@ -160,10 +190,10 @@ extern "C" void spmv_vector(const spmv_matrix *a, const spmv_plan *, const float
     vector_kernel<<<blocks_for(32LL * a->rows), SPMV_THREADS, 0, stream>>>(*a, x, y);
 }
 
-extern "C" void spmv_adaptive(const spmv_matrix *a, const spmv_plan *plan, const float *x, float *y, int streaming,
+extern "C" void spmv_adaptive(const spmv_matrix *a, const spmv_plan *plan, const float *x, float *y, int loads_first,
                               cudaStream_t stream)
 {
-    if (streaming)
+    if (loads_first)
         adaptive_kernel<true><<<plan->task_count, SPMV_THREADS, 0, stream>>>(*a, plan->tasks, plan->partials,
                                                                              plan->arrivals, x, y);
     else

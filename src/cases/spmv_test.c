@@ -13,10 +13,14 @@ static void check_plan(const int *row_ptr, int rows)
     long long count = spmv_plan_tasks(row_ptr, rows, NULL);
     spmv_task *tasks = malloc((size_t)count * sizeof *tasks);
     EXPECT(spmv_plan_tasks(row_ptr, rows, tasks) == count);
-    int next_row = 0;
+    int next_row = 0, next_entry = 0;
     for (long long t = 0; t < count; ++t) {
         spmv_task k = tasks[t];
         EXPECT(k.row_begin == next_row && k.row_end > k.row_begin);
+        EXPECT(k.entry_begin == next_entry && k.entry_end >= k.entry_begin &&
+               k.entry_end - k.entry_begin <= SPMV_BLOCK_NNZ);
+        EXPECT(k.entry_begin >= row_ptr[k.row_begin] && k.entry_end <= row_ptr[k.row_end]);
+        next_entry = k.entry_end;
         int entries = row_ptr[k.row_end] - row_ptr[k.row_begin];
         if (k.chunks == 1) {
             EXPECT(k.chunk == 0 && entries <= SPMV_BLOCK_NNZ && k.row_end - k.row_begin <= SPMV_THREADS);
@@ -28,14 +32,14 @@ static void check_plan(const int *row_ptr, int rows)
             if (k.chunk == k.chunks - 1) next_row = k.row_end;
         }
     }
-    EXPECT(next_row == rows);
+    EXPECT(next_row == rows && next_entry == row_ptr[rows]);
     free(tasks);
 }
 
 static void test_plan(void)
 {
     /* empty rows, a row of exactly a block's entries, one just over, a long one, 300 rows of 1 */
-    int lengths[] = {0, 0, 5, SPMV_BLOCK_NNZ, SPMV_BLOCK_NNZ + 1, 3, 5000, 0};
+    int lengths[] = {0, 0, 5, SPMV_BLOCK_NNZ, SPMV_BLOCK_NNZ + 1, 3, 4 * SPMV_BLOCK_NNZ + 1, 0};
     int rows = 8 + 300;
     int *row_ptr = malloc((size_t)(rows + 1) * sizeof *row_ptr);
     row_ptr[0] = 0;
