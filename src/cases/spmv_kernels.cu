@@ -117,8 +117,12 @@ __device__ __forceinline__ void stage_products(const spmv_matrix &a, const float
  * of what DRAM latency needs at 3 TB/s. Measured on the H100 (ratio to
  * cuSPARSE, banded / power-law): loads first with 4 entries a thread
  * 0.855 / 0.949; with 8 (2048 entries a task, rung 2 then 0.64 / 0.94)
- * 0.879 / 0.955. Evict-first loads of the matrix, tried as rung 3 before,
- * measured 0.49 / 0.90 against rung 2's 0.50 / 0.89 at the time. */
+ * 0.879 / 0.955; with the entry range in the task 1.042 / 0.945 (this
+ * code). Losers: threads per row set by the task's mean row length, each
+ * group looping over rows with the row bounds staged in shared memory (so a
+ * 2000-entry row in a run of short rows is not one thread's serial sum),
+ * 0.64 / 0.92; evict-first loads of the matrix, tried as rung 3 before,
+ * 0.49 / 0.90 against rung 2's 0.50 / 0.89 at the time. */
 template <bool LoadsFirst>
 __global__ void __launch_bounds__(SPMV_THREADS) adaptive_kernel(spmv_matrix a, const spmv_task *__restrict__ tasks,
                                                                 float *partials, unsigned *arrivals,
