@@ -267,14 +267,17 @@ ladder_check transfer_check_fma_chain(const float *in, const float *out, size_t 
 
 /* ---- the fit ---- */
 
-transfer_fit transfer_fit_latency_bandwidth(const double *bytes, const double *seconds, size_t n)
+transfer_fit transfer_fit_latency_bandwidth(const double *bytes, const double *seconds, const double *rel_spread,
+                                            size_t n)
 {
     transfer_fit none = {NAN, NAN, NAN, n};
-    /* Minimise sum ((t - a - b x) / t)^2: the normal equations with weights 1 / t^2. */
+    /* Minimise sum ((t - a - b x) / t)^2 / u: the normal equations with weights 1 / (t^2 u). */
     double sw = 0, sx = 0, sxx = 0, st = 0, sxt = 0;
     for (size_t i = 0; i < n; ++i) {
         if (!(seconds[i] > 0)) return none;
-        double w = 1.0 / (seconds[i] * seconds[i]);
+        double spread = rel_spread && rel_spread[i] > 0 ? rel_spread[i] : 0;
+        double uncertainty = spread * spread + TRANSFER_FIT_SPREAD_FLOOR * TRANSFER_FIT_SPREAD_FLOOR;
+        double w = 1.0 / (seconds[i] * seconds[i] * uncertainty);
         sw += w;
         sx += w * bytes[i];
         sxx += w * bytes[i] * bytes[i];
@@ -465,6 +468,7 @@ static double seconds_of(const ladder_results *r, size_t first, transfer_launche
 static transfer_fit fit_route(const ladder_results *r, size_t first, transfer_launcher *f, double *best_gbps)
 {
     double bytes[TRANSFER_SWEEP_MAX_LOG2 + 1], seconds[TRANSFER_SWEEP_MAX_LOG2 + 1];
+    double spread[TRANSFER_SWEEP_MAX_LOG2 + 1];
     size_t n = 0;
     for (size_t i = first; i < r->count && n <= TRANSFER_SWEEP_MAX_LOG2; ++i) {
         const ladder_record *rec = &r->records[i];
@@ -472,10 +476,11 @@ static transfer_fit fit_route(const ladder_results *r, size_t first, transfer_la
         if (!v || (transfer_launcher *)v->impl != f || !usable(rec)) continue;
         bytes[n] = (double)sweep_bytes(v);
         seconds[n] = rec->median_ms * 1e-3;
+        spread[n] = rec->rel_spread;
         if (rec->gbps > *best_gbps) *best_gbps = rec->gbps;
         ++n;
     }
-    return transfer_fit_latency_bandwidth(bytes, seconds, n);
+    return transfer_fit_latency_bandwidth(bytes, seconds, spread, n);
 }
 
 static void summarize(void *opaque, ladder_results *r, size_t first)
@@ -492,7 +497,8 @@ static void summarize(void *opaque, ladder_results *r, size_t first)
     for (int i = 0; i < 4; ++i) {
         char name[48], note[160];
         snprintf(name, sizeof name, "%s_latency_us", routes[i].route);
-        snprintf(note, sizeof note, "intercept of time = latency + bytes / bandwidth, %zu sizes, relative least squares",
+        snprintf(note, sizeof note,
+                 "intercept of time = latency + bytes / bandwidth, %zu sizes, relative least squares weighted by spread",
                  fits[i].points);
         add(r, name, fits[i].latency_s * 1e6, "us", note);
         snprintf(name, sizeof name, "%s_bandwidth_gbps", routes[i].route);

@@ -1,5 +1,5 @@
 /* CPU tests of the transfer case: the latency + bandwidth fit on synthetic
- * sweeps with known answers and noise, the byte comparison, and the closed
+ * sweeps with known answers, noise and badly measured points, the byte comparison, and the closed
  * form that checks the pipeline kernel. */
 #include <math.h>
 #include <stdint.h>
@@ -35,7 +35,7 @@ static void test_exact_model(void)
 {
     double bytes[SIZES], seconds[SIZES];
     size_t n = synthetic_sweep(10e-6, 8e9, 0.0, 1, bytes, seconds);
-    transfer_fit fit = transfer_fit_latency_bandwidth(bytes, seconds, n);
+    transfer_fit fit = transfer_fit_latency_bandwidth(bytes, seconds, NULL, n);
     EXPECT(fit.points == SIZES);
     EXPECT_NEAR(fit.latency_s, 10e-6, 1e-12);
     EXPECT_NEAR(fit.bandwidth_bps / 8e9, 1.0, 1e-9);
@@ -56,7 +56,7 @@ static void test_noisy_model(void)
         for (uint64_t seed = 1; seed <= 50; ++seed) {
             double bytes[SIZES], seconds[SIZES];
             size_t n = synthetic_sweep(latencies[m], bandwidths[m], 0.03, seed, bytes, seconds);
-            transfer_fit fit = transfer_fit_latency_bandwidth(bytes, seconds, n);
+            transfer_fit fit = transfer_fit_latency_bandwidth(bytes, seconds, NULL, n);
             EXPECTF(fabs(fit.latency_s / latencies[m] - 1) < 0.05, "latency %g fitted as %g (seed %llu)",
                     latencies[m], fit.latency_s, (unsigned long long)seed);
             EXPECTF(fabs(fit.bandwidth_bps / bandwidths[m] - 1) < 0.03, "bandwidth %g fitted as %g (seed %llu)",
@@ -68,12 +68,33 @@ static void test_noisy_model(void)
     }
 }
 
+/* Four mid-size points 40 % slow and measured with a 25 % spread (as pinned
+ * host-to-device copies of 1-16 MiB were on the lent GPUs), the rest exact
+ * with a 0.5 % spread: weighted by spread, the fit keeps the model's
+ * bandwidth; with every point weighted alike, those four pull it down. */
+static void test_scattered_points_count_less(void)
+{
+    double bytes[SIZES], seconds[SIZES], spread[SIZES];
+    size_t n = synthetic_sweep(8e-6, 50e9, 0.0, 1, bytes, seconds);
+    for (size_t i = 0; i < n; ++i) {
+        int scattered = bytes[i] >= 0x1p20 && bytes[i] <= 0x1p23;
+        spread[i] = scattered ? 0.25 : 0.005;
+        if (scattered) seconds[i] *= 1.4;
+    }
+    transfer_fit weighted = transfer_fit_latency_bandwidth(bytes, seconds, spread, n);
+    transfer_fit alike = transfer_fit_latency_bandwidth(bytes, seconds, NULL, n);
+    EXPECTF(fabs(weighted.bandwidth_bps / 50e9 - 1) < 0.02, "weighted bandwidth %g", weighted.bandwidth_bps);
+    EXPECTF(fabs(weighted.latency_s / 8e-6 - 1) < 0.05, "weighted latency %g", weighted.latency_s);
+    EXPECTF(alike.bandwidth_bps / 50e9 < 0.95, "unweighted bandwidth %g: the scattered points should pull it",
+            alike.bandwidth_bps);
+}
+
 /* A sweep that stops early (--quick) still fits, from its own sizes. */
 static void test_partial_sweep(void)
 {
     double bytes[SIZES], seconds[SIZES];
     synthetic_sweep(5e-6, 20e9, 0.0, 1, bytes, seconds);
-    transfer_fit fit = transfer_fit_latency_bandwidth(bytes, seconds, 5); /* 4 KiB .. 64 KiB */
+    transfer_fit fit = transfer_fit_latency_bandwidth(bytes, seconds, NULL, 5); /* 4 KiB .. 64 KiB */
     EXPECT_NEAR(fit.latency_s, 5e-6, 1e-12);
     EXPECT_NEAR(fit.bandwidth_bps / 20e9, 1.0, 1e-9);
 }
@@ -81,21 +102,21 @@ static void test_partial_sweep(void)
 static void test_degenerate_inputs(void)
 {
     double bytes[3] = {4096, 4096, 4096}, seconds[3] = {1e-5, 1.1e-5, 0.9e-5};
-    EXPECT(isnan(transfer_fit_latency_bandwidth(bytes, seconds, 1).latency_s));
-    EXPECT(isnan(transfer_fit_latency_bandwidth(bytes, seconds, 0).bandwidth_bps));
-    EXPECT(isnan(transfer_fit_latency_bandwidth(bytes, seconds, 3).bandwidth_bps)); /* one size only */
+    EXPECT(isnan(transfer_fit_latency_bandwidth(bytes, seconds, NULL, 1).latency_s));
+    EXPECT(isnan(transfer_fit_latency_bandwidth(bytes, seconds, NULL, 0).bandwidth_bps));
+    EXPECT(isnan(transfer_fit_latency_bandwidth(bytes, seconds, NULL, 3).bandwidth_bps)); /* one size only */
 
     /* Time falling with size: no positive bandwidth. */
     double sizes[2] = {4096, 8192}, falling[2] = {2e-5, 1e-5};
-    EXPECT(isnan(transfer_fit_latency_bandwidth(sizes, falling, 2).bandwidth_bps));
+    EXPECT(isnan(transfer_fit_latency_bandwidth(sizes, falling, NULL, 2).bandwidth_bps));
 
     /* A zero time is not a measurement. */
     double zero[2] = {0, 1e-5};
-    EXPECT(isnan(transfer_fit_latency_bandwidth(sizes, zero, 2).latency_s));
+    EXPECT(isnan(transfer_fit_latency_bandwidth(sizes, zero, NULL, 2).latency_s));
 
     /* Pure bandwidth, no latency: a fit, but no half-peak size. */
     double proportional[2] = {4096 / 1e10, 8192 / 1e10};
-    transfer_fit fit = transfer_fit_latency_bandwidth(sizes, proportional, 2);
+    transfer_fit fit = transfer_fit_latency_bandwidth(sizes, proportional, NULL, 2);
     EXPECT_NEAR(fit.bandwidth_bps / 1e10, 1.0, 1e-9);
     EXPECT(isnan(fit.half_peak_bytes));
 }
@@ -154,6 +175,7 @@ int main(void)
 {
     test_exact_model();
     test_noisy_model();
+    test_scattered_points_count_less();
     test_partial_sweep();
     test_degenerate_inputs();
     test_compare_bytes();
