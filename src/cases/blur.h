@@ -31,6 +31,7 @@ blur_launcher blur_naive;          /* channels 3 or 4 */
 blur_launcher blur_shared_tile;    /* channels 3 or 4 */
 blur_launcher blur_window_4byte;   /* channels 3, in_pitch and out_pitch multiples of 16 */
 blur_launcher blur_window_16byte;  /* the same */
+blur_launcher blur_window_lean;    /* the same */
 
 /* Any supported file format: 8- or 16-bit samples (sample_bytes 1 or 2, uint16_t
  * in host order), 3 or 4 channels, packed rows: the naive kernel for that type. */
