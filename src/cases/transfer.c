@@ -498,7 +498,8 @@ static void summarize(void *opaque, ladder_results *r, size_t first)
         char name[48], note[160];
         snprintf(name, sizeof name, "%s_latency_us", routes[i].route);
         snprintf(note, sizeof note,
-                 "intercept of time = latency + bytes / bandwidth, %zu sizes, relative least squares weighted by spread",
+                 "intercept of time = latency + bytes / bandwidth, %zu sizes, "
+                 "relative least squares weighted by spread",
                  fits[i].points);
         add(r, name, fits[i].latency_s * 1e6, "us", note);
         snprintf(name, sizeof name, "%s_bandwidth_gbps", routes[i].route);
