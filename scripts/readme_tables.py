@@ -199,18 +199,17 @@ def section(paths):
     out.append("")
 
     for name in order:
-        docs_used = []
+        docs_used = {}  # path -> document, in the order first used
         by_case = {}
         for path, doc, r in chosen[name]:
-            if (path, doc) not in docs_used:
-                docs_used.append((path, doc))
+            docs_used.setdefault(path, doc)
             by_case.setdefault((path, r["case"], r["size"]), []).append(r)
         out += [f"### {name}", ""]
-        for path, doc in docs_used:
+        for path, doc in docs_used.items():
             out += [device_text(doc, path), ""]
         out += ["<details><summary>Every rung of every ladder</summary>", ""]
         for (path, case, size), records in by_case.items():
-            doc = next(d for p, d in docs_used if p == path)
+            doc = docs_used[path]
             out += [case_table(records), ""]
             summary = summaries_table(doc, case, size)
             if summary:
