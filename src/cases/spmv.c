@@ -34,7 +34,7 @@ static const ladder_variant spmv_variants[] = {
                 spmv_vector, 0),
     LADDER_RUNG("adaptive", "equal entries per block: short-row runs staged in shared memory, long rows split in chunks (balance)",
                 spmv_adaptive, 0),
-    LADDER_RUNG("adaptive_loads_first", "the same, all 8 entries of a thread loaded before any gather: 8x the bytes in flight",
+    LADDER_RUNG("adaptive_loads_first", "the same, all 8 entries of a thread loaded before any gather (8x the bytes in flight), the matrix evict-first",
                 spmv_adaptive, 1),
     LADDER_VARIANT("cusparse", "cuSPARSE SpMV (generic API, CSR_ALG1), workspace and preprocessing outside the timed region",
                    spmv_cusparse_run, 0, LADDER_BASELINE),

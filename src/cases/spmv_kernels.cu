@@ -74,7 +74,9 @@ __global__ void vector_kernel(spmv_matrix a, const float *__restrict__ x, float 
  * a column load, then the gather of x that needs it, then the next entry,
  * so a thread has one 8-byte entry in flight. Rung 3 (LoadsFirst) issues
  * the loads of all its entries, then all their gathers: SPMV_PER_THREAD
- * entries in flight per thread, the same bytes. */
+ * entries in flight per thread, the same bytes. Its matrix loads are
+ * evict-first (__ldcs): the matrix is read once, and the L2 space it
+ * leaves is x's, which is gathered again and again. */
 template <bool LoadsFirst>
 __device__ __forceinline__ void stage_products(const spmv_matrix &a, const float *__restrict__ x, int first,
                                                int count, float *products)
@@ -88,8 +90,8 @@ __device__ __forceinline__ void stage_products(const spmv_matrix &a, const float
 #pragma unroll
         for (int u = 0; u < SPMV_PER_THREAD; ++u) {
             const int k = threadIdx.x + u * SPMV_THREADS;
-            col[u] = k < count ? __ldg(a.col + first + k) : 0;
-            val[u] = k < count ? __ldg(a.val + first + k) : 0.0f;
+            col[u] = k < count ? __ldcs(a.col + first + k) : 0;
+            val[u] = k < count ? __ldcs(a.val + first + k) : 0.0f;
         }
 #pragma unroll
         for (int u = 0; u < SPMV_PER_THREAD; ++u) {
@@ -118,11 +120,19 @@ __device__ __forceinline__ void stage_products(const spmv_matrix &a, const float
  * cuSPARSE, banded / power-law): loads first with 4 entries a thread
  * 0.855 / 0.949; with 8 (2048 entries a task, rung 2 then 0.64 / 0.94)
  * 0.879 / 0.955; with the entry range in the task 1.042 / 0.945 (this
- * code). Losers: threads per row set by the task's mean row length, each
- * group looping over rows with the row bounds staged in shared memory (so a
+ * code without evict-first); evict-first matrix loads 1.060 / 0.957 (this
+ * code; tried on rung 2 before loads-first, they gained nothing).
+ * Losers: threads per row set by the task's mean row length, each group
+ * looping over rows with the row bounds staged in shared memory (so a
  * 2000-entry row in a run of short rows is not one thread's serial sum),
- * 0.64 / 0.92; evict-first loads of the matrix, tried as rung 3 before,
- * 0.49 / 0.90 against rung 2's 0.50 / 0.89 at the time. */
+ * 0.64 / 0.92; gathers of x as L2 evict-last (createpolicy) 1.006-1.030 /
+ * 0.965; the task loaded once per block through shared memory, 1.030 /
+ * 0.967. What stops the power-law matrix short of cuSPARSE (Nsight Compute,
+ * H100): the L2's tag lookups, at 97.6 % of peak in both kernels. Nearly
+ * every entry gathers x from a different line, so each entry is a lookup;
+ * rungs 2 and 3 make 77.5-78.5 M of them to cuSPARSE's 74.0 M and take
+ * 5-7 % longer. The extra lookups are likely the per-warp loads of task
+ * fields and row bounds (one load per block for the task recovered 1 %). */
 template <bool LoadsFirst>
 __global__ void __launch_bounds__(SPMV_THREADS) adaptive_kernel(spmv_matrix a, const spmv_task *__restrict__ tasks,
                                                                 float *partials, unsigned *arrivals,

@@ -144,7 +144,10 @@ __global__ void tile_kernel(const float *__restrict__ in, float *__restrict__ ou
  * apart). Measured at 8192^2 (ratio to cudaMemcpy, median of 40, L2 flushed,
  * two sweeps, H100): wide_tile 0.961, wide rows 0.968-0.969; with the output
  * stored evict-first (__stcs) 0.967; tiles of 128x64 0.962, 64x128 0.964,
- * 128x32 0.930-0.937, 32x128 0.951, 256x32 0.927. */
+ * 128x32 0.930-0.937, 32x128 0.951, 256x32 0.927. Also slower: resident
+ * blocks moving tile after tile through two shared tiles, the next tile's
+ * loads issued before this one is written out, 0.937 (wide_rows 0.971 in
+ * the same run). */
 #define WIDE 64
 #define WIDE_THREADS 512
 #define WIDE_VECTORS (WIDE * WIDE / 4 / WIDE_THREADS) /* float4s each thread moves */

@@ -66,7 +66,7 @@ int ladder_device_open(int ordinal, ladder_device *d, char *err, size_t err_len)
     d->peak_dram_gbps = d->mem_clock_mhz * 1e6 * (d->bus_width_bits / 8.0) * 2.0 / 1e9;
     d->peak_fp32_gflops = d->sm_count * (double)d->fp32_lanes_per_sm * 2.0 * d->sm_clock_mhz * 1e6 / 1e9;
     d->clocks_readable = ladder_clock_open(d->pci_bus_id) == 0;
-    ladder_timing_init(d->l2_bytes);
+    ladder_timing_init(d->l2_bytes, d->sm_count);
     return 0;
 }
 

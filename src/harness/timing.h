@@ -25,8 +25,8 @@ typedef struct ladder_timing {
     double sm_clock_mhz;    /* median SM clock read after each sample; NAN if unknown */
 } ladder_timing;
 
-/* Allocate the flush buffer (as large as the L2) and the stream. */
-void ladder_timing_init(size_t l2_bytes);
+/* Allocate the flush buffer (twice the L2) and the stream. */
+void ladder_timing_init(size_t l2_bytes, int sm_count);
 void ladder_timing_shutdown(void);
 cudaStream_t ladder_stream(void);
 

@@ -1,0 +1,21 @@
+/* The L2 flush the timing runs before every device sample (l2_flush.cu). */
+#ifndef LADDER_L2_FLUSH_H
+#define LADDER_L2_FLUSH_H
+
+#include <stddef.h>
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Read every byte of `buffer` (`bytes`, a multiple of 16, 16-byte aligned,
+ * zero-filled) through L2 only; `sink` is a word that is never written but
+ * keeps the loads from being optimized away. */
+void ladder_l2_flush_read(const void *buffer, size_t bytes, unsigned *sink, int blocks, cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
