@@ -54,9 +54,10 @@ double ladder_now_seconds(void)
  * run left there, so every sample starts from DRAM as a cold run would.
  * Reading, not writing (a memset, as nvbench does): a write flush leaves the
  * L2 full of dirty lines, and the timed work then pays for writing them
- * back. Measured on an H100 before the change: a 256 MB device-to-device
- * copy ran at 2958 GB/s after a memset flush, 3069 after a read flush; the
- * bias is a fixed ~6 us, so it weighed most on the shortest kernels. */
+ * back. Measured on an H100: a 256 MB device-to-device copy ran at
+ * 2956 GB/s after a memset flush, 3066 after this one; a kernel reading
+ * 256 MB, 2684 against 2971. The cost is a fixed ~7-10 us, so it weighed
+ * most on the shortest kernels. */
 static void flush_l2(void)
 {
     ladder_l2_flush_read(timer.flush_buffer, timer.flush_bytes, timer.flush_sink, timer.flush_blocks, timer.stream);
