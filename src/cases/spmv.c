@@ -34,7 +34,7 @@ static const ladder_variant spmv_variants[] = {
                 spmv_vector, 0),
     LADDER_RUNG("adaptive", "equal entries per block: short-row runs staged in shared memory, long rows split in chunks (balance)",
                 spmv_adaptive, 0),
-    LADDER_RUNG("adaptive_loads_first", "the same, all 8 entries of a thread loaded before any gather (8x the bytes in flight), the matrix evict-first",
+    LADDER_RUNG("adaptive_loads_first", "the same, all 8 of a thread's entries loaded before any gather (the plain loop batches 4), the matrix evict-first",
                 spmv_adaptive, 1),
     LADDER_VARIANT("cusparse", "cuSPARSE SpMV (generic API, CSR_ALG1), workspace and preprocessing outside the timed region",
                    spmv_cusparse_run, 0, LADDER_BASELINE),
@@ -224,19 +224,20 @@ long long spmv_plan_tasks(const int *row_ptr, int rows, spmv_task *tasks)
 {
     long long count = 0;
     for (int r = 0; r < rows;) {
-        int length = row_ptr[r + 1] - row_ptr[r];
-        if (length > SPMV_BLOCK_NNZ) {
-            int chunks = (length + SPMV_BLOCK_NNZ - 1) / SPMV_BLOCK_NNZ;
+        int window_start = SPMV_WINDOW_START(row_ptr[r]);
+        if (row_ptr[r + 1] - window_start > SPMV_BLOCK_NNZ) {
+            /* Chunks after the first start on a line: SPMV_BLOCK_NNZ is whole lines. */
+            int chunks = (row_ptr[r + 1] - window_start + SPMV_BLOCK_NNZ - 1) / SPMV_BLOCK_NNZ;
             for (int c = 0; c < chunks; ++c, ++count) {
-                int entry_begin = row_ptr[r] + c * SPMV_BLOCK_NNZ;
-                int entry_end = c == chunks - 1 ? row_ptr[r + 1] : entry_begin + SPMV_BLOCK_NNZ;
+                int entry_begin = c == 0 ? row_ptr[r] : window_start + c * SPMV_BLOCK_NNZ;
+                int entry_end = c == chunks - 1 ? row_ptr[r + 1] : window_start + (c + 1) * SPMV_BLOCK_NNZ;
                 if (tasks) tasks[count] = (spmv_task){r, r + 1, c, chunks, entry_begin, entry_end};
             }
             ++r;
             continue;
         }
         int begin = r;
-        while (r < rows && r - begin < SPMV_THREADS && row_ptr[r + 1] - row_ptr[begin] <= SPMV_BLOCK_NNZ) ++r;
+        while (r < rows && r - begin < SPMV_THREADS && row_ptr[r + 1] - window_start <= SPMV_BLOCK_NNZ) ++r;
         if (tasks) tasks[count] = (spmv_task){begin, r, 0, 1, row_ptr[begin], row_ptr[r]};
         ++count;
     }

@@ -21,15 +21,20 @@ typedef struct spmv_matrix {
 } spmv_matrix;
 
 /* The adaptive rung's work list: one block per task, each task either a run
- * of whole short rows holding at most SPMV_BLOCK_NNZ entries together (and
- * at most SPMV_THREADS rows: at least a thread each), or one chunk of
- * SPMV_BLOCK_NNZ entries of a row longer than that (chunks > 1). */
+ * of whole short rows (at most SPMV_THREADS: at least a thread each) or one
+ * chunk of a row too long for a block (chunks > 1). A block loads its
+ * task's window: the entries from entry_begin rounded down to a whole line
+ * (SPMV_LINE_ENTRIES indices or values, 128 bytes) up to entry_end, at most
+ * SPMV_BLOCK_NNZ. Starting on a line, a warp's 32 consecutive 4-byte loads
+ * touch one line of the L2, not two. */
 #define SPMV_THREADS 256
 #define SPMV_BLOCK_NNZ 2048
+#define SPMV_LINE_ENTRIES 32
+#define SPMV_WINDOW_START(entry) ((entry) / SPMV_LINE_ENTRIES * SPMV_LINE_ENTRIES)
 typedef struct spmv_task {
     int row_begin, row_end;     /* rows [row_begin, row_end) */
     int chunk, chunks;          /* chunk `chunk` of `chunks` of a long row; 0 of 1 for a run of short rows */
-    int entry_begin, entry_end; /* the task's entries [entry_begin, entry_end): at most SPMV_BLOCK_NNZ */
+    int entry_begin, entry_end; /* the task's entries [entry_begin, entry_end) */
 } spmv_task;
 
 /* Everything made once per matrix, outside the timed region. */

@@ -13,6 +13,8 @@
 
 static_assert(SPMV_THREADS % 32 == 0 && SPMV_THREADS <= 1024, "blocks of whole warps");
 static_assert(SPMV_BLOCK_NNZ % SPMV_THREADS == 0, "a chunk is a whole number of entries per thread");
+static_assert(SPMV_BLOCK_NNZ % SPMV_LINE_ENTRIES == 0, "chunks after a row's first start on a line");
+static_assert(SPMV_LINE_ENTRIES <= SPMV_THREADS, "entries before a task's first lie in a thread's first pass");
 
 __device__ __forceinline__ float warp_sum(float v, int width = 32)
 {
@@ -69,41 +71,51 @@ __global__ void vector_kernel(spmv_matrix a, const float *__restrict__ x, float 
 /* Each thread's share of a task: SPMV_BLOCK_NNZ / SPMV_THREADS entries. */
 #define SPMV_PER_THREAD (SPMV_BLOCK_NNZ / SPMV_THREADS)
 
-/* products[k] = val[first + k] * x[col[first + k]] for this thread's k below
- * count (count <= SPMV_BLOCK_NNZ). Rung 2 walks its entries one at a time:
- * a column load, then the gather of x that needs it, then the next entry,
- * so a thread has one 8-byte entry in flight. Rung 3 (LoadsFirst) issues
- * the loads of all its entries, then all their gathers: SPMV_PER_THREAD
- * entries in flight per thread, the same bytes. Its matrix loads are
- * evict-first (__ldcs): the matrix is read once, and the L2 space it
- * leaves is x's, which is gathered again and again. */
+/* The task's window, entries [base, base + size) with size at most
+ * SPMV_BLOCK_NNZ: products[k] = val[base + k] * x[col[base + k]], and 0
+ * for the k before skip (entries of earlier tasks). Rung 2 writes the plain
+ * loop; the compiler unrolls it by 4, so a thread has up to 4 entries in
+ * flight. Rung 3 (LoadsFirst) issues the loads of all SPMV_PER_THREAD of its
+ * entries, then all their gathers: every entry in flight, the same bytes.
+ * Its matrix loads are evict-first (__ldcs): the matrix is read once, and
+ * the L2 space it leaves is x's, which is gathered again and again. */
 template <bool LoadsFirst>
-__device__ __forceinline__ void stage_products(const spmv_matrix &a, const float *__restrict__ x, int first,
-                                               int count, float *products)
+__device__ __forceinline__ void stage_products(const spmv_matrix &a, const float *__restrict__ x, int base,
+                                               int skip, int size, float *products)
 {
+    /* skip < SPMV_LINE_ENTRIES <= SPMV_THREADS: only a thread's first entry
+     * can lie before it, so only the first is tested. Tested on every entry
+     * (H100, banded matrix), it stopped the compiler batching rung 2's loads
+     * (535 -> 694 us) and took rung 3 from 32 to 48 registers, 8 blocks an
+     * SM to 5 (340 -> 457 us). Rung 3's entries before skip gather x[0]
+     * times 0, one line for the warp: a test in the product loop instead
+     * cost 14 registers. */
     if constexpr (!LoadsFirst) {
-        for (int k = threadIdx.x; k < count; k += SPMV_THREADS)
-            products[k] = __ldg(a.val + first + k) * x[__ldg(a.col + first + k)];
+        int k = threadIdx.x;
+        if (k < size) products[k] = k < skip ? 0.0f : __ldg(a.val + base + k) * x[__ldg(a.col + base + k)];
+        for (k += SPMV_THREADS; k < size; k += SPMV_THREADS)
+            products[k] = __ldg(a.val + base + k) * x[__ldg(a.col + base + k)];
     } else {
         int col[SPMV_PER_THREAD];
         float val[SPMV_PER_THREAD];
 #pragma unroll
         for (int u = 0; u < SPMV_PER_THREAD; ++u) {
             const int k = threadIdx.x + u * SPMV_THREADS;
-            col[u] = k < count ? __ldcs(a.col + first + k) : 0;
-            val[u] = k < count ? __ldcs(a.val + first + k) : 0.0f;
+            const bool mine = k < size && (u > 0 || k >= skip);
+            col[u] = mine ? __ldcs(a.col + base + k) : 0;
+            val[u] = mine ? __ldcs(a.val + base + k) : 0.0f;
         }
 #pragma unroll
         for (int u = 0; u < SPMV_PER_THREAD; ++u) {
             const int k = threadIdx.x + u * SPMV_THREADS;
-            if (k < count) products[k] = val[u] * x[col[u]];
+            if (k < size) products[k] = val[u] * x[col[u]];
         }
     }
 }
 
 /* Rung 2 (and 3 with LoadsFirst): every block gets the same amount of work,
- * whatever the row lengths. A task is either a run of short rows holding
- * at most SPMV_BLOCK_NNZ entries: the block loads them all with every lane
+ * whatever the row lengths. A task is either a run of short rows whose
+ * window holds at most SPMV_BLOCK_NNZ entries: the block loads them all with every lane
  * busy (coalesced, no idle lanes), keeps the products in shared memory,
  * then reduces each row with a group of threads sized to the run (256 rows:
  * a thread each; 8 rows: 32 threads each). Or it is one chunk of a long
@@ -112,37 +124,48 @@ __device__ __forceinline__ void stage_products(const spmv_matrix &a, const float
  * counter) adds the partials in order and writes y: a row of a million
  * entries is spread over a thousand blocks instead of holding one warp.
  * The plan gives each task its entry range, so the matrix loads wait for
- * one load (the task), not three (the task, then two row pointers).
+ * one load (the task), not three (the task, then two row pointers), and
+ * starts each task's window on a line (spmv_plan_tasks).
  * Rung 3 exists because rung 2, with 1024 entries a task, measured half of
  * cuSPARSE on the banded matrix (H100: 1319 against 2620 GB/s): 8 blocks
- * of 256 threads an SM with one entry each in flight is 16 KB per SM, short
+ * of 256 threads an SM with a few entries each in flight, short
  * of what DRAM latency needs at 3 TB/s. Measured on the H100 (ratio to
  * cuSPARSE, banded / power-law): loads first with 4 entries a thread
  * 0.855 / 0.949; with 8 (2048 entries a task, rung 2 then 0.64 / 0.94)
- * 0.879 / 0.955; with the entry range in the task 1.042 / 0.945 (this
- * code without evict-first); evict-first matrix loads 1.060 / 0.957 (this
- * code; tried on rung 2 before loads-first, they gained nothing).
+ * 0.879 / 0.955; with the entry range in the task 1.042 / 0.945
+ * (without evict-first); evict-first matrix loads 1.060 / 0.957 (tried
+ * on rung 2 before loads-first, they gained nothing); windows starting on a
+ * line, 1.123 / 1.017 (this code).
+ * What held the power-law matrix below cuSPARSE (Nsight Compute, H100):
+ * the L2's tag lookups, at 97 % of peak in both kernels. Nearly every
+ * entry gathers x from a different line, so each entry is a lookup, and
+ * whatever else a kernel asks of the L2 comes on top. With tasks starting
+ * mid-line, each warp's 32 consecutive 4-byte loads of indices or values
+ * touched two lines: 77.5-78.5 M lookups to cuSPARSE's 74.0 M, 4-5 %
+ * slower. From a line's start, 73.4 M (the banded matrix's fell from 22.7
+ * M to 16.4 M).
  * Losers: threads per row set by the task's mean row length, each group
  * looping over rows with the row bounds staged in shared memory (so a
  * 2000-entry row in a run of short rows is not one thread's serial sum),
  * 0.64 / 0.92; gathers of x as L2 evict-last (createpolicy) 1.006-1.030 /
  * 0.965; the task loaded once per block through shared memory, 1.030 /
- * 0.967. What stops the power-law matrix short of cuSPARSE (Nsight Compute,
- * H100): the L2's tag lookups, at 97.6 % of peak in both kernels. Nearly
- * every entry gathers x from a different line, so each entry is a lookup;
- * rungs 2 and 3 make 77.5-78.5 M of them to cuSPARSE's 74.0 M and take
- * 5-7 % longer. The extra lookups are likely the per-warp loads of task
- * fields and row bounds (one load per block for the task recovered 1 %). */
+ * 0.967 (both before the line-aligned windows); after them, each row bound
+ * loaded once into shared memory instead of twice by the row's group,
+ * 0.958 / 1.016.
+ * Rung 3's launch bounds ask for 8 blocks of 256 threads an SM, a full
+ * sm_80 or sm_90 SM: they hold ptxas to 32 registers, where it picks 34
+ * and leaves room for 6. */
 template <bool LoadsFirst>
-__global__ void __launch_bounds__(SPMV_THREADS) adaptive_kernel(spmv_matrix a, const spmv_task *__restrict__ tasks,
-                                                                float *partials, unsigned *arrivals,
-                                                                const float *__restrict__ x, float *__restrict__ y)
+__global__ void __launch_bounds__(SPMV_THREADS, LoadsFirst ? 2048 / SPMV_THREADS : 0)
+    adaptive_kernel(spmv_matrix a, const spmv_task *__restrict__ tasks, float *partials, unsigned *arrivals,
+                    const float *__restrict__ x, float *__restrict__ y)
 {
     __shared__ float products[SPMV_BLOCK_NNZ];
     __shared__ float warp_sums[SPMV_THREADS / 32];
     __shared__ int last_chunk;
     const spmv_task task = tasks[blockIdx.x];
-    const int first = task.entry_begin, count = task.entry_end - task.entry_begin;
+    const int base = SPMV_WINDOW_START(task.entry_begin);
+    const int skip = task.entry_begin - base, size = task.entry_end - base;
 
     if (task.chunks == 1) {
         const int rows = task.row_end - task.row_begin; /* 1 .. SPMV_THREADS */
@@ -152,10 +175,10 @@ __global__ void __launch_bounds__(SPMV_THREADS) adaptive_kernel(spmv_matrix a, c
         /* The row's bounds are loaded with the entries, not after the barrier. */
         int begin = 0, end = 0;
         if (index < rows) {
-            begin = a.row_ptr[task.row_begin + index] - first;
-            end = a.row_ptr[task.row_begin + index + 1] - first;
+            begin = a.row_ptr[task.row_begin + index] - base;
+            end = a.row_ptr[task.row_begin + index + 1] - base;
         }
-        stage_products<LoadsFirst>(a, x, first, count, products);
+        stage_products<LoadsFirst>(a, x, base, skip, size, products);
         __syncthreads();
         float sum = 0;
         for (int k = begin + lane; k < end; k += group) sum += products[k];
@@ -164,10 +187,10 @@ __global__ void __launch_bounds__(SPMV_THREADS) adaptive_kernel(spmv_matrix a, c
         return;
     }
 
-    stage_products<LoadsFirst>(a, x, first, count, products);
+    stage_products<LoadsFirst>(a, x, base, skip, size, products);
     __syncthreads();
     float sum = 0;
-    for (int k = threadIdx.x; k < count; k += SPMV_THREADS) sum += products[k];
+    for (int k = threadIdx.x; k < size; k += SPMV_THREADS) sum += products[k];
     sum = block_sum(sum, warp_sums);
     const int row_first_task = blockIdx.x - task.chunk;
     if (threadIdx.x == 0) {

@@ -18,16 +18,17 @@ static void check_plan(const int *row_ptr, int rows)
         spmv_task k = tasks[t];
         EXPECT(k.row_begin == next_row && k.row_end > k.row_begin);
         EXPECT(k.entry_begin == next_entry && k.entry_end >= k.entry_begin &&
-               k.entry_end - k.entry_begin <= SPMV_BLOCK_NNZ);
+               k.entry_end - SPMV_WINDOW_START(k.entry_begin) <= SPMV_BLOCK_NNZ);
         EXPECT(k.entry_begin >= row_ptr[k.row_begin] && k.entry_end <= row_ptr[k.row_end]);
         next_entry = k.entry_end;
-        int entries = row_ptr[k.row_end] - row_ptr[k.row_begin];
+        int window = row_ptr[k.row_end] - SPMV_WINDOW_START(row_ptr[k.row_begin]);
         if (k.chunks == 1) {
-            EXPECT(k.chunk == 0 && entries <= SPMV_BLOCK_NNZ && k.row_end - k.row_begin <= SPMV_THREADS);
+            EXPECT(k.chunk == 0 && window <= SPMV_BLOCK_NNZ && k.row_end - k.row_begin <= SPMV_THREADS);
             next_row = k.row_end;
         } else {
-            EXPECT(k.row_end == k.row_begin + 1 && entries > SPMV_BLOCK_NNZ);
-            EXPECT(k.chunks == (entries + SPMV_BLOCK_NNZ - 1) / SPMV_BLOCK_NNZ && k.chunk < k.chunks);
+            EXPECT(k.row_end == k.row_begin + 1 && window > SPMV_BLOCK_NNZ);
+            EXPECT(k.chunks == (window + SPMV_BLOCK_NNZ - 1) / SPMV_BLOCK_NNZ && k.chunk < k.chunks);
+            EXPECT(k.chunk == 0 || k.entry_begin % SPMV_LINE_ENTRIES == 0);
             EXPECT(t - k.chunk >= 0 && tasks[t - k.chunk].chunk == 0 && tasks[t - k.chunk].row_begin == k.row_begin);
             if (k.chunk == k.chunks - 1) next_row = k.row_end;
         }
@@ -38,8 +39,9 @@ static void check_plan(const int *row_ptr, int rows)
 
 static void test_plan(void)
 {
-    /* empty rows, a row of exactly a block's entries, one just over, a long one, 300 rows of 1 */
-    int lengths[] = {0, 0, 5, SPMV_BLOCK_NNZ, SPMV_BLOCK_NNZ + 1, 3, 4 * SPMV_BLOCK_NNZ + 1, 0};
+    /* empty rows, a row of exactly a block's entries from a line's start,
+     * one just over, a long one, 300 rows of 1 */
+    int lengths[] = {0, 0, SPMV_LINE_ENTRIES, SPMV_BLOCK_NNZ, SPMV_BLOCK_NNZ + 1, 3, 4 * SPMV_BLOCK_NNZ + 1, 0};
     int rows = 8 + 300;
     int *row_ptr = malloc((size_t)(rows + 1) * sizeof *row_ptr);
     row_ptr[0] = 0;
@@ -48,13 +50,18 @@ static void test_plan(void)
     spmv_task tasks[64];
     long long count = spmv_plan_tasks(row_ptr, 8, tasks);
     EXPECT(count == 11); /* {0,1,2} {3} {4} in 2 chunks, {5}, {6} in 5 chunks, {7} */
-    EXPECT(tasks[0].row_begin == 0 && tasks[0].row_end == 3); /* two empty rows and 5 entries */
+    EXPECT(tasks[0].row_begin == 0 && tasks[0].row_end == 3); /* two empty rows and a line of entries */
     EXPECT(tasks[1].row_begin == 3 && tasks[1].row_end == 4); /* exactly a block: alone, not chunked */
     EXPECT(tasks[2].chunks == 2 && tasks[3].chunk == 1);
+    /* row 6 starts 4 entries into a line: its window is 4 * SPMV_BLOCK_NNZ + 5 */
     EXPECT(tasks[5].row_begin == 6 && tasks[5].chunks == 5);
     EXPECT(tasks[9].row_begin == 6 && tasks[9].chunk == 4);
     free(row_ptr);
     EXPECT(spmv_plan_tasks((int[]){0, 0}, 1, tasks) == 1 && tasks[0].row_end == 1);
+    /* a block's worth of entries starting one into a line does not fit one window */
+    EXPECT(spmv_plan_tasks((int[]){0, 1, 1 + SPMV_BLOCK_NNZ}, 2, tasks) == 3);
+    EXPECT(tasks[1].chunks == 2 && tasks[1].entry_begin == 1 && tasks[1].entry_end == SPMV_BLOCK_NNZ);
+    EXPECT(tasks[2].entry_begin == SPMV_BLOCK_NNZ && tasks[2].entry_end == 1 + SPMV_BLOCK_NNZ);
 }
 
 static void test_generators(void)
