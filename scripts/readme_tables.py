@@ -157,13 +157,18 @@ def best_rungs(records):
 
 
 def newest_per_case(docs):
-    """Each case's records from the newest timing run (not an --ncu run) that has it."""
+    """Each case's records from the newest timing run (not an --ncu run) that has it, the cases in the
+    order of the run that has the most of them (the ladder's order, whichever case was rerun last)."""
     owner, records = {}, []
     for path, doc in sorted(docs, key=lambda item: item[1].get("date", ""), reverse=True):
         for r in doc["results"]:
             if owner.setdefault(r["case"], path) == path:
                 records.append((path, doc, r))
-    return records
+    widest = max((doc for _, doc in docs), key=lambda doc: len({r["case"] for r in doc["results"]}), default=None)
+    rank = {}
+    for r in widest["results"] if widest else []:
+        rank.setdefault(r["case"], len(rank))
+    return sorted(records, key=lambda item: rank.get(item[2]["case"], len(rank)))
 
 
 def section(paths):
