@@ -142,13 +142,17 @@ def summaries_table(doc, case, size):
 # occupancy levels, copy sizes, instruction forms) rather than climb toward the
 # baseline: their "fastest row" says nothing, so the summary leaves them out.
 EFFECT_CASES = {"coalescing", "smem", "smem_banks", "texture", "occupancy", "instr", "transfer"}
+# Rungs that measure what a case aims at rather than do its task (transpose's
+# copies move the bytes without transposing): never its best rung.
+REFERENCE_RUNGS = {("transpose", "copy"), ("transpose", "copy_shared")}
 
 
 def best_rungs(records):
     """(case, size) -> the fastest non-baseline rung that has a ratio to its baseline."""
     best = {}
     for r in records:
-        if r["case"] in EFFECT_CASES or r["skipped"] or r["baseline"] or r.get("ratio_to_baseline") is None:
+        if (r["case"] in EFFECT_CASES or (r["case"], r["variant"]) in REFERENCE_RUNGS or r["skipped"] or r["baseline"]
+                or r.get("ratio_to_baseline") is None):
             continue
         key = (r["case"], r["size"])
         if key not in best or r["ratio_to_baseline"] > best[key]["ratio_to_baseline"]:

@@ -732,7 +732,17 @@ extern "C" void sgemm_tile_128x128_4warps(const float *a, const float *b, float 
  * 4 stages 0.836; k16 3 stages 0.868; k8 4 stages 0.829. Copies without
  * bounds tests where the block's tiles lie wholly inside (a second copy
  * path chosen per block, about 25 fewer instructions a tile): 0.894
- * against 0.958 in the same H100 process. */
+ * against 0.958 in the same H100 process. Also on the H100 at 4096^3:
+ * each k's fragments loaded a k ahead into a second set of registers,
+ * across tiles too (the wait and the barrier for the next tile before
+ * this one's last k, then the freed stage refilled), 0.899 (3 stages
+ * 0.884; k16 in 3 or 4 stages 0.900-0.905); the copies issued after k-step
+ * j of the tile instead of before the first, 0.879-0.921 for j from 1 to
+ * 31, and 0.939 for j = 0, the same order as this code. That last one says
+ * the limit: ptxas's schedule of this loop moves the result by several
+ * per cent on source changes that change no instruction's work, and CUDA C
+ * does not choose the registers and the order the way cuBLAS's hand-placed
+ * kernel does. */
 extern "C" void sgemm_tile_128x128_k32(const float *a, const float *b, float *c, int m, int n, int k,
                                        cudaStream_t stream)
 {
