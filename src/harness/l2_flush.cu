@@ -21,6 +21,6 @@ __global__ void read_through_l2(const uint4 *__restrict__ buffer, size_t n16, un
 extern "C" void ladder_l2_flush_read(const void *buffer, size_t bytes, unsigned *sink, int blocks,
                                      cudaStream_t stream)
 {
-    read_through_l2<<<blocks, 256, 0, stream>>>((const uint4 *)buffer, bytes / 16, 0x9e3779b9u, sink);
+    read_through_l2<<<blocks, 256, 0, stream>>>((const uint4 *)buffer, bytes / 16, LADDER_L2_FLUSH_KEY, sink);
     CUDA_CHECK_LAUNCH();
 }
