@@ -1,7 +1,10 @@
 /* GPU test: the shipped Matrix Market files through the case (every
  * variant, several draws: the adaptive rung's arrival counters must be
- * reset by each launch for the next), and the check catches a kernel that
- * leaves the last row unwritten. Exits 77 without a GPU. */
+ * reset by each launch for the next), the check catches a kernel that
+ * leaves the last row unwritten, and a block's window never adds the
+ * entries before its task (with x[0] infinite, they would make NaN). Exits
+ * 77 without a GPU. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,6 +22,54 @@ static void skips_last_row(const spmv_matrix *a, const spmv_plan *plan, const fl
 {
     spmv_vector(a, plan, x, y, param, stream);
     CUDA_CHECK(cudaMemsetAsync(y + a->rows - 1, 0xFF, sizeof(float), stream));
+}
+
+/* Row 0: SHORT entries; row 1: LONG entries starting mid-line, so its
+ * first chunk's window begins with row 0's entries. No entry is in column
+ * 0, and x[0] is infinite: rung 3 gathers x[0] (times 0) for the entries
+ * before the task, and they must stay out of row 1's sum. */
+static void test_window_before_long_row(void)
+{
+    enum { SHORT = 5, LONG = SPMV_BLOCK_NNZ + 52, ROWS = 2, COLS = LONG + 1, NNZ = SHORT + LONG };
+    const int row_ptr[ROWS + 1] = {0, SHORT, NNZ};
+    static int col[NNZ];
+    static float val[NNZ], x[COLS];
+    for (int e = 0; e < NNZ; ++e) col[e] = 1 + (e < SHORT ? e : e - SHORT), val[e] = 1.0f;
+    for (int c = 0; c < COLS; ++c) x[c] = c == 0 ? INFINITY : 1.0f;
+    long long task_count = spmv_plan_tasks(row_ptr, ROWS, NULL);
+    spmv_task tasks[8];
+    EXPECT(task_count == 3 && spmv_plan_tasks(row_ptr, ROWS, tasks) == 3 && tasks[1].entry_begin == SHORT);
+
+    int *d_row_ptr, *d_col;
+    float *d_val, *d_x, *d_y, *partials;
+    spmv_task *d_tasks;
+    unsigned *arrivals;
+    CUDA_CHECK(cudaMalloc((void **)&d_row_ptr, sizeof row_ptr));
+    CUDA_CHECK(cudaMalloc((void **)&d_col, sizeof col));
+    CUDA_CHECK(cudaMalloc((void **)&d_val, sizeof val));
+    CUDA_CHECK(cudaMalloc((void **)&d_x, sizeof x));
+    CUDA_CHECK(cudaMalloc((void **)&d_y, ROWS * sizeof(float)));
+    CUDA_CHECK(cudaMalloc((void **)&d_tasks, sizeof tasks));
+    CUDA_CHECK(cudaMalloc((void **)&partials, task_count * sizeof *partials));
+    CUDA_CHECK(cudaMalloc((void **)&arrivals, task_count * sizeof *arrivals));
+    CUDA_CHECK(cudaMemcpy(d_row_ptr, row_ptr, sizeof row_ptr, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(d_col, col, sizeof col, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(d_val, val, sizeof val, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(d_x, x, sizeof x, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(d_tasks, tasks, sizeof tasks, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemset(arrivals, 0, task_count * sizeof *arrivals));
+    const spmv_matrix m = {ROWS, COLS, NNZ, d_row_ptr, d_col, d_val};
+    const spmv_plan plan = {d_tasks, (int)task_count, partials, arrivals, NULL};
+    for (int loads_first = 0; loads_first < 2; ++loads_first) {
+        float y[ROWS];
+        CUDA_CHECK(cudaMemset(d_y, 0xFF, sizeof y));
+        spmv_adaptive(&m, &plan, d_x, d_y, loads_first, 0);
+        CUDA_CHECK(cudaMemcpy(y, d_y, sizeof y, cudaMemcpyDeviceToHost));
+        EXPECTF(y[0] == SHORT && y[1] == LONG, "adaptive (loads first %d): y = {%g, %g}, expected {%d, %d}",
+                loads_first, y[0], y[1], SHORT, LONG);
+    }
+    void *allocations[] = {d_row_ptr, d_col, d_val, d_x, d_y, d_tasks, partials, arrivals};
+    for (int i = 0; i < 8; ++i) CUDA_CHECK(cudaFree(allocations[i]));
 }
 
 int main(void)
@@ -57,5 +108,6 @@ int main(void)
     ladder_size missing = {.count = 1, .dim = {1}, .form = "file", .input = "/nonexistent.mtx"};
     ladder_status status;
     EXPECT(spmv_case.create(&missing, &status, err, sizeof err) == NULL && status == LADDER_BAD_SIZE);
+    test_window_before_long_row();
     return test_result("spmv_gpu_test");
 }

@@ -72,10 +72,11 @@ __global__ void vector_kernel(spmv_matrix a, const float *__restrict__ x, float 
 #define SPMV_PER_THREAD (SPMV_BLOCK_NNZ / SPMV_THREADS)
 
 /* The task's window, entries [base, base + size) with size at most
- * SPMV_BLOCK_NNZ: products[k] = val[base + k] * x[col[base + k]], and 0
- * for the k before skip (entries of earlier tasks). Rung 2 writes the plain
- * loop; the compiler unrolls it by 4, so a thread has up to 4 entries in
- * flight. Rung 3 (LoadsFirst) issues the loads of all SPMV_PER_THREAD of its
+ * SPMV_BLOCK_NNZ: products[k] = val[base + k] * x[col[base + k]] for k from
+ * skip. The k before skip (entries of earlier tasks) are never read: rung
+ * 3 leaves 0 * x[0] there, NaN when x[0] is infinite. Rung 2 writes the
+ * plain loop; the compiler unrolls it by 4, so a thread has up to 4 entries
+ * in flight. Rung 3 (LoadsFirst) issues the loads of all SPMV_PER_THREAD of its
  * entries, then all their gathers: every entry in flight, the same bytes.
  * Its matrix loads are evict-first (__ldcs): the matrix is read once, and
  * the L2 space it leaves is x's, which is gathered again and again. */
@@ -92,7 +93,7 @@ __device__ __forceinline__ void stage_products(const spmv_matrix &a, const float
      * cost 14 registers. */
     if constexpr (!LoadsFirst) {
         int k = threadIdx.x;
-        if (k < size) products[k] = k < skip ? 0.0f : __ldg(a.val + base + k) * x[__ldg(a.col + base + k)];
+        if (k >= skip && k < size) products[k] = __ldg(a.val + base + k) * x[__ldg(a.col + base + k)];
         for (k += SPMV_THREADS; k < size; k += SPMV_THREADS)
             products[k] = __ldg(a.val + base + k) * x[__ldg(a.col + base + k)];
     } else {
@@ -190,7 +191,7 @@ __global__ void __launch_bounds__(SPMV_THREADS, LoadsFirst ? 2048 / SPMV_THREADS
     stage_products<LoadsFirst>(a, x, base, skip, size, products);
     __syncthreads();
     float sum = 0;
-    for (int k = threadIdx.x; k < size; k += SPMV_THREADS) sum += products[k];
+    for (int k = skip + threadIdx.x; k < size; k += SPMV_THREADS) sum += products[k];
     sum = block_sum(sum, warp_sums);
     const int row_first_task = blockIdx.x - task.chunk;
     if (threadIdx.x == 0) {
