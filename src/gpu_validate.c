@@ -7,6 +7,7 @@
 #include "cases/registry.h"
 #include "harness/check.h"
 #include "harness/device.h"
+#include "harness/gpu_test.h"
 #include "harness/runner.h"
 
 int main(int argc, char **argv)
@@ -21,11 +22,8 @@ int main(int argc, char **argv)
         return LADDER_EXIT_USAGE;
     }
     ladder_device device;
+    open_device_or_skip(&device);
     char err[512];
-    if (ladder_device_open(0, &device, err, sizeof err) != 0) {
-        printf("skipped: %s\n", err);
-        return LADDER_EXIT_SKIP_TEST;
-    }
     int failures = 0, checked = 0;
     for (int s = 0; c->test_sizes[s]; ++s) {
         ladder_size size;

@@ -9,6 +9,7 @@
 
 #include "../harness/check.h"
 #include "../harness/device.h"
+#include "../harness/gpu_test.h"
 #include "../harness/rng.h"
 #include "../harness/runner.h"
 #include "../harness/test_util.h"
@@ -71,11 +72,7 @@ static void file_format(int width, int height, int channels, int sample_bytes, u
 int main(void)
 {
     ladder_device device;
-    char err[512];
-    if (ladder_device_open(0, &device, err, sizeof err) != 0) {
-        printf("skipped: %s\n", err);
-        return LADDER_EXIT_SKIP_TEST;
-    }
+    open_device_or_skip(&device);
     static const int sizes[][2] = {
         {1, 1}, {1, 9}, {2, 1}, {3, 2}, {5, 3}, {1, 300}, {300, 1}, {16, 5}, {21, 17},
         {64, 64}, {65, 33}, {683, 9}, {171, 40}, {1283, 131}, {1920, 1081}, {2731, 7},

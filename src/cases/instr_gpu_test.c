@@ -8,6 +8,7 @@
 
 #include "../harness/check.h"
 #include "../harness/device.h"
+#include "../harness/gpu_test.h"
 #include "../harness/runner.h"
 #include "../harness/test_util.h"
 #include "../harness/timing.h"
@@ -48,11 +49,8 @@ static ladder_variant impostor(const char *claimed, ladder_impl impl)
 int main(void)
 {
     ladder_device device;
+    open_device_or_skip(&device);
     char err[512];
-    if (ladder_device_open(0, &device, err, sizeof err) != 0) {
-        printf("skipped: %s\n", err);
-        return LADDER_EXIT_SKIP_TEST;
-    }
     ladder_size size;
     ladder_status status;
     EXPECT(ladder_parse_size("4099", &size, err, sizeof err) == 0);

@@ -10,6 +10,7 @@
 
 #include "../harness/check.h"
 #include "../harness/device.h"
+#include "../harness/gpu_test.h"
 #include "../harness/runner.h"
 #include "../harness/test_util.h"
 #include "spmv.h"
@@ -75,11 +76,8 @@ static void test_window_before_long_row(void)
 int main(void)
 {
     ladder_device device;
+    open_device_or_skip(&device);
     char err[512];
-    if (ladder_device_open(0, &device, err, sizeof err) != 0) {
-        printf("skipped: %s\n", err);
-        return LADDER_EXIT_SKIP_TEST;
-    }
     char root[4096];
     snprintf(root, sizeof root, "%s", __FILE__);
     char *cut = strstr(root, "src/cases/spmv_gpu_test.c");

@@ -7,6 +7,7 @@
 
 #include "../harness/check.h"
 #include "../harness/device.h"
+#include "../harness/gpu_test.h"
 #include "../harness/runner.h"
 #include "../harness/test_util.h"
 #include "transfer.h"
@@ -40,11 +41,8 @@ static const ladder_summary *find_summary(const ladder_results *r, const char *n
 int main(void)
 {
     ladder_device device;
+    open_device_or_skip(&device);
     char err[512];
-    if (ladder_device_open(0, &device, err, sizeof err) != 0) {
-        printf("skipped: %s\n", err);
-        return LADDER_EXIT_SKIP_TEST;
-    }
     EXPECT(try_create("4095") == LADDER_BAD_SIZE);
     EXPECT(try_create("4096x2") == LADDER_BAD_SIZE);
     EXPECT(try_create("2^40") == LADDER_NO_MEMORY);

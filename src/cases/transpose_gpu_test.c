@@ -3,6 +3,7 @@
  * show through) and one that writes nothing. Exits 77 without a GPU. */
 #include "../harness/check.h"
 #include "../harness/device.h"
+#include "../harness/gpu_test.h"
 #include "../harness/runner.h"
 #include "../harness/test_util.h"
 #include "transpose.h"
@@ -32,11 +33,8 @@ static void transposes_a_copy(const float *in, float *out, int rows, int cols, c
 int main(void)
 {
     ladder_device device;
+    open_device_or_skip(&device);
     char err[512];
-    if (ladder_device_open(0, &device, err, sizeof err) != 0) {
-        printf("skipped: %s\n", err);
-        return LADDER_EXIT_SKIP_TEST;
-    }
     const ladder_variant broken[] = {
         {"skips_last_row", "", (ladder_impl)skips_last_row, 0, 0},
         {"writes_nothing", "", (ladder_impl)writes_nothing, 0, 0},

@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "device.h"
+#include "gpu_test.h"
 #include "l2_flush.h"
 #include "stats.h"
 #include "test_util.h"
@@ -98,11 +99,7 @@ static void test_evicts(const ladder_device *device)
 int main(void)
 {
     ladder_device device;
-    char err[512];
-    if (ladder_device_open(0, &device, err, sizeof err) != 0) {
-        printf("skipped: %s\n", err);
-        return LADDER_EXIT_SKIP_TEST;
-    }
+    open_device_or_skip(&device);
     test_reads_every_word(device.sm_count);
     if (getenv("LADDER_UNDER_SANITIZER")) printf("eviction timing skipped under the sanitizer\n");
     else test_evicts(&device);
