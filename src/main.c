@@ -13,13 +13,18 @@
 #include "cases/registry.h"
 #include "harness/atomic_file.h"
 #include "harness/check.h"
+#include "harness/contention.h"
 #include "harness/device.h"
 #include "harness/ncu.h"
 #include "harness/occupancy_calc.h"
+#include "harness/progress.h"
 #include "harness/results.h"
+#include "harness/run_document.h"
 #include "harness/runner.h"
 #include "harness/size.h"
+#include "harness/stop.h"
 #include "harness/timing.h"
+#include "io/matrix_market.h"
 #include "io/netpbm.h"
 
 #define LADDER_VERSION "0.1.0"
@@ -53,8 +58,11 @@ static const char usage_text[] =
     "  --seed N               random seed for the inputs (default: from the clock, printed)\n"
     "  --matrix FILE          run spmv on a Matrix Market file (its size becomes file:FILE)\n"
     "  --quick                small sizes and short sampling, for a fast look\n"
-    "  --json FILE            write every record as JSON (written whole or not at all)\n"
+    "  --json FILE            write every record as JSON, rewritten whole after every case:\n"
+    "                         an interrupted run (Ctrl-C, SIGTERM, an error) keeps the cases\n"
+    "                         it finished, marked incomplete\n"
     "  --csv FILE             the same records as CSV\n"
+    "  --quiet                no progress line on the terminal\n"
     "  --ncu                  also profile one launch of each variant with Nsight Compute and\n"
     "                         show its counters (DRAM bytes, sectors per request, bank\n"
     "                         conflicts, occupancy) beside the timings; needs ncu\n"
@@ -79,6 +87,7 @@ typedef struct cli {
     uint64_t seed;
     int seed_given;
     int quick;
+    int quiet;
     const char *json_path, *csv_path;
 } cli;
 
@@ -123,12 +132,16 @@ static void add_size(cli *c, const char *arg)
     if (ladder_parse_size_list(spec, &s->sizes, err, sizeof err) != 0) usage_error("%s", err);
 }
 
-/* --matrix FILE: spmv's size becomes the form "file", which reads FILE. A
- * file that cannot be opened is a usage error before the GPU is touched;
- * its contents are checked when the case loads it. */
+/* --matrix FILE: spmv's size becomes the form "file", which reads FILE. The
+ * file is read and parsed here, before the GPU is touched, so a malformed
+ * one gets its precise error on any machine; the case reads it again. */
 static void add_matrix_file(cli *c, const char *path)
 {
     if (access(path, R_OK) != 0) usage_error("cannot read the --matrix file '%s'", path);
+    matrix_market_csr matrix;
+    char err[512];
+    if (matrix_market_load(path, &matrix, err, sizeof err) != 0) usage_error("%s", err);
+    matrix_market_free(&matrix);
     if (c->size_count == MAX_SIZE_OPTIONS) usage_error("too many --size options%s", "");
     size_option *s = &c->sizes[c->size_count++];
     s->case_name = "spmv";
@@ -181,6 +194,8 @@ static cli parse_command_line(int argc, char **argv)
             c.ncu = 1;
         } else if (strcmp(a, "--quick") == 0) {
             c.quick = 1;
+        } else if (strcmp(a, "--quiet") == 0) {
+            c.quiet = 1;
         } else if (strcmp(a, "--json") == 0) {
             c.json_path = option_value(argc, argv, &i);
         } else if (strcmp(a, "--csv") == 0) {
@@ -252,13 +267,19 @@ static void open_device_or_die(const cli *c, ladder_device *device)
     if (ladder_device_open(c->device, device, err, sizeof err) != 0) ladder_die("%s", err);
 }
 
-static void write_outputs(const cli *c, const ladder_device *device, const ladder_results *results,
-                          const ladder_run_info *info)
+/* Before any work: an output that cannot be written fails now, not after
+ * minutes of measuring. */
+static void check_outputs(const cli *c)
 {
     char err[512];
-    if (c->json_path && ladder_write_json(c->json_path, device, results, info, err, sizeof err) != 0)
-        ladder_die("%s", err);
-    if (c->csv_path && ladder_write_csv(c->csv_path, device, results, err, sizeof err) != 0) ladder_die("%s", err);
+    if (c->json_path && ladder_check_writable(c->json_path, err, sizeof err) != 0) ladder_die("%s", err);
+    if (c->csv_path && ladder_check_writable(c->csv_path, err, sizeof err) != 0) ladder_die("%s", err);
+}
+
+static void save_document(const ladder_run_document *doc)
+{
+    char err[512];
+    if (ladder_document_save(doc, err, sizeof err) != 0) ladder_die("%s", err);
 }
 
 /* The child of `--ncu` (ncu.h): the same cases, sizes and variants, each
@@ -300,9 +321,10 @@ static int run_case_at(const cli *c, const ladder_case *lc, const ladder_size *s
         fprintf(stderr, "ladder: %s skipped: %s; try --quick or --size %s=...\n", lc->name, err, lc->name);
         return 0;
     }
+    ladder_progress_clear();
     ladder_print_table(stdout, results, first);
     ladder_print_summaries(stdout, results, first_summary);
-    if (c->ncu) {
+    if (c->ncu && !ladder_stop_signal()) {
         if (ladder_ncu_collect(ncu, lc, size, c->device, options, results, first, err, sizeof err))
             ladder_die("%s", err);
         ladder_print_counters(stdout, results, first);
@@ -314,7 +336,24 @@ static int run_case_at(const cli *c, const ladder_case *lc, const ladder_size *s
     return invalid;
 }
 
-static int command_run(const cli *c, const ladder_run_info *info)
+/* Every size of every case named, before the GPU is opened: a size a case
+ * cannot take is the same usage error on any machine. */
+static void check_sizes(const cli *c, const ladder_case *const *selected, int count)
+{
+    for (int k = 0; k < count; ++k) {
+        int size_given;
+        ladder_size_list sizes = sizes_for(c, selected[k], &size_given);
+        for (int s = 0; s < sizes.count; ++s) {
+            char err[512];
+            if (ladder_check_size(selected[k], &sizes.size[s], err, sizeof err) != LADDER_OK) {
+                fprintf(stderr, "ladder: %s: %s (see ladder list %s)\n", selected[k]->name, err, selected[k]->name);
+                exit(LADDER_EXIT_USAGE);
+            }
+        }
+    }
+}
+
+static int command_run(const cli *c, ladder_run_info *info)
 {
     const ladder_case *selected[64];
     int count = 0;
@@ -337,13 +376,21 @@ static int command_run(const cli *c, const ladder_run_info *info)
             if (ladder_find_variant(selected[k], c->variant) < 0)
                 usage_error("no variant '%s' in the case", c->variant);
 
+    check_sizes(c, selected, count);
+
     if (getenv(LADDER_NCU_CHILD_ENV)) return profile_for_ncu(c, selected, count);
     char ncu[4096], err[512];
     if (c->ncu && ladder_ncu_find(ncu, sizeof ncu, err, sizeof err) != 0) ladder_die("%s", err);
+    check_outputs(c);
+    ladder_stop_on_signals();
 
     ladder_device device;
     open_device_or_die(c, &device);
     printf("ladder %s, seed %llu%s\n", LADDER_VERSION, (unsigned long long)info->seed, c->quick ? ", quick" : "");
+    ladder_contention_open(device.pci_bus_id);
+    info->contention = ladder_contention_seen();
+    if (!info->contention->checked) fprintf(stderr, "ladder: %s\n", info->contention->note);
+    ladder_contention_poll();
     ladder_device_measure_ceilings(&device, c->quick);
     ladder_print_device(stdout, &device);
 
@@ -351,14 +398,35 @@ static int command_run(const cli *c, const ladder_run_info *info)
         .seed = info->seed, .quick = c->quick, .min_samples = c->samples,
         .time_cap_s = c->quick ? fmin(c->time_cap_s, 0.2) : c->time_cap_s, .variant = c->variant};
     ladder_results results = {0};
+    ladder_run_document doc = {c->json_path, c->csv_path, &device, &results, info, 0};
+    ladder_document_keep_on_error(&doc);
+    ladder_progress_enable(!c->quiet && isatty(STDERR_FILENO));
     int invalid = 0;
-    for (int k = 0; k < count; ++k) {
+    for (int k = 0; k < count && !ladder_stop_signal(); ++k) {
         int size_given;
         ladder_size_list sizes = sizes_for(c, selected[k], &size_given);
-        for (int s = 0; s < sizes.count; ++s)
+        ladder_progress_case(k, count, selected[k]->name);
+        for (int s = 0; s < sizes.count && !ladder_stop_signal(); ++s) {
+            info->running_case = selected[k]->name;
+            save_document(&doc);
             invalid |= run_case_at(c, selected[k], &sizes.size[s], size_given, &device, &options, ncu, &results);
+            if (ladder_stop_signal()) break; /* this case stays the running one */
+            info->running_case = NULL;
+            doc.finished_cases++;
+            save_document(&doc);
+        }
     }
-    write_outputs(c, &device, &results, info);
+    ladder_progress_clear();
+    ladder_document_keep_on_error(NULL);
+    if (ladder_stop_signal()) {
+        info->stopped_by = ladder_stop_signal_name();
+        save_document(&doc);
+        fprintf(stderr, "ladder: stopped by %s\n", info->stopped_by);
+        ladder_document_announce_kept(&doc);
+        return ladder_stop_exit_code();
+    }
+    info->complete = 1;
+    save_document(&doc);
     ladder_results_free(&results);
     ladder_timing_shutdown();
     if (invalid) {
@@ -368,16 +436,22 @@ static int command_run(const cli *c, const ladder_run_info *info)
     return 0;
 }
 
-static int command_device(const cli *c, const ladder_run_info *info)
+static int command_device(const cli *c, ladder_run_info *info)
 {
     if (c->case_count || c->size_count || c->variant || c->ncu)
         usage_error("device takes no cases, sizes, variants or --ncu%s", "");
+    check_outputs(c);
     ladder_device device;
     open_device_or_die(c, &device);
+    ladder_contention_open(device.pci_bus_id);
+    ladder_contention_poll();
+    info->contention = ladder_contention_seen();
     ladder_device_measure_ceilings(&device, c->quick);
     ladder_print_device(stdout, &device);
     ladder_results none = {0};
-    write_outputs(c, &device, &none, info);
+    info->complete = 1;
+    ladder_run_document doc = {c->json_path, c->csv_path, &device, &none, info, 1};
+    save_document(&doc);
     ladder_timing_shutdown();
     return 0;
 }
@@ -499,11 +573,12 @@ static int command_blur(int argc, char **argv)
         }
     }
     if (path_count != 2) usage_error("blur needs IN and OUT image paths%s", "");
+    char err[512];
+    if (ladder_check_writable(paths[1], err, sizeof err) != 0) ladder_die("%s", err);
     int index = ladder_find_variant(&blur_case, variant);
     if (index < 0 || (blur_case.variants[index].flags & LADDER_BASELINE))
         usage_error("no blur rung '%s' (see ladder list blur)", variant);
 
-    char err[512];
     netpbm_image image;
     if (netpbm_read(paths[0], &image, err, sizeof err) != 0) ladder_die("%s", err);
     netpbm_image smoothed = image;
@@ -537,7 +612,7 @@ int main(int argc, char **argv)
     char command_line[4096];
     join_arguments(argc, argv, command_line, sizeof command_line);
     if (!c.seed_given) c.seed = (uint64_t)time(NULL);
-    ladder_run_info info = {command_line, time(NULL), c.seed, c.quick};
+    ladder_run_info info = {.command_line = command_line, .started = time(NULL), .seed = c.seed, .quick = c.quick};
 
     if (strcmp(c.command, "list") == 0) return command_list(&c);
     if (strcmp(c.command, "run") == 0) return command_run(&c, &info);

@@ -14,4 +14,9 @@ typedef int (*ladder_emit_fn)(FILE *out, const void *context, char *err, size_t 
  * failure the temporary is removed, `path` is untouched, and err says why. */
 int ladder_write_atomically(const char *path, ladder_emit_fn emit, const void *context, char *err, size_t err_len);
 
+/* Whether `path` can be written, checked before any work is done (so a run
+ * does not measure for minutes and then fail to save): not a directory, and
+ * a file can be made beside it. Returns 0, or -1 with a one-line reason. */
+int ladder_check_writable(const char *path, char *err, size_t err_len);
+
 #endif

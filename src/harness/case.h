@@ -90,8 +90,13 @@ typedef struct ladder_case {
     const ladder_variant *variants; /* the ladder, in order; the baseline last */
     int variant_count;
 
-    /* Allocate host and device buffers for `size`. On failure return NULL and
-     * set *status and a one-line message in err. */
+    /* Nonzero, with a one-line reason in err, when `size` is malformed or
+     * impossible for this case (dimension count, limits). Pure: no memory,
+     * no GPU, so every size is checked before the device is opened. */
+    int (*size_error)(const ladder_size *size, char *err, size_t err_len);
+
+    /* Allocate host and device buffers for `size` (size_error has passed).
+     * On failure return NULL and set *status and a one-line message in err. */
     void *(*create)(const ladder_size *size, ladder_status *status, char *err, size_t err_len);
     void (*destroy)(void *state);
 

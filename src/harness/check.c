@@ -5,14 +5,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+static void (*fatal_hook)(const char *message);
+
+void ladder_on_fatal(void (*hook)(const char *message))
+{
+    fatal_hook = hook;
+}
+
 void ladder_die(const char *fmt, ...)
 {
+    char message[1024];
     va_list args;
     va_start(args, fmt);
-    fputs("ladder: ", stderr);
-    vfprintf(stderr, fmt, args);
-    fputc('\n', stderr);
+    vsnprintf(message, sizeof message, fmt, args);
     va_end(args);
+    fprintf(stderr, "ladder: %s\n", message);
+    /* Taken before the call: a hook that fails itself must not loop. */
+    void (*hook)(const char *) = fatal_hook;
+    fatal_hook = NULL;
+    if (hook) hook(message);
     exit(LADDER_EXIT_FAILURE);
 }
 

@@ -19,6 +19,10 @@ enum {
 };
 
 void ladder_die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+
+/* Called once, with the message, by the first fatal error before the process
+ * exits: the run uses it to keep the results it finished. NULL removes it. */
+void ladder_on_fatal(void (*hook)(const char *message));
 void ladder_cuda_fail(cudaError_t err, const char *call, const char *file, int line)
     __attribute__((noreturn));
 void ladder_cublas_fail(int status, const char *call, const char *file, int line)

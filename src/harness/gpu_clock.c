@@ -1,12 +1,10 @@
 #include "gpu_clock.h"
 
-#include <dlfcn.h>
 #include <math.h>
 #include <stddef.h>
 
-/* The few NVML entry points used, declared from NVML's public API reference
- * (the toolkit here ships no nvml.h). Return value 0 is NVML_SUCCESS. */
-typedef struct nvml_device_opaque *nvml_device;
+#include "nvml.h"
+
 #define NVML_CLOCK_SM 1
 /* Throttle reasons that mean the clock was pulled down by power, heat or a
  * hardware slowdown, not by idleness or an application clock setting. */
@@ -27,22 +25,14 @@ static struct {
 
 int ladder_clock_open(const char *pci_bus_id)
 {
-    void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) return -1;
-    int (*init)(void) = (int (*)(void))dlsym(lib, "nvmlInit_v2");
-    int (*by_bus_id)(const char *, nvml_device *) =
-        (int (*)(const char *, nvml_device *))dlsym(lib, "nvmlDeviceGetHandleByPciBusId_v2");
-    nvml.get_clock = (int (*)(nvml_device, int, unsigned *))dlsym(lib, "nvmlDeviceGetClockInfo");
-    nvml.get_reasons = (int (*)(nvml_device, unsigned long long *))dlsym(
-        lib, "nvmlDeviceGetCurrentClocksEventReasons");
+    nvml.get_clock = (int (*)(nvml_device, int, unsigned *))ladder_nvml_symbol("nvmlDeviceGetClockInfo");
+    nvml.get_reasons =
+        (int (*)(nvml_device, unsigned long long *))ladder_nvml_symbol("nvmlDeviceGetCurrentClocksEventReasons");
     if (!nvml.get_reasons)
-        nvml.get_reasons = (int (*)(nvml_device, unsigned long long *))dlsym(
-            lib, "nvmlDeviceGetCurrentClocksThrottleReasons");
-    if (!init || !by_bus_id || !nvml.get_clock || init() != 0 || by_bus_id(pci_bus_id, &nvml.device) != 0) {
-        nvml.device = NULL;
-        return -1;
-    }
-    return 0;
+        nvml.get_reasons = (int (*)(nvml_device, unsigned long long *))ladder_nvml_symbol(
+            "nvmlDeviceGetCurrentClocksThrottleReasons");
+    nvml.device = nvml.get_clock ? ladder_nvml_device(pci_bus_id) : NULL;
+    return nvml.device ? 0 : -1;
 }
 
 ladder_clock_sample ladder_clock_read(void)

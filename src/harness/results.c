@@ -7,6 +7,7 @@
 
 #include "atomic_file.h"
 #include "check.h"
+#include "timing.h"
 
 #define LADDER_VERSION_STRING "0.1.0"
 
@@ -139,6 +140,7 @@ void ladder_print_table(FILE *out, const ladder_results *r, size_t first)
     if (first >= r->count) return;
     const ladder_record *head = &r->records[first];
     fprintf(out, "\n%s %s  (ceiling: %s)\n", head->case_name, head->size, head->ceiling);
+    int flagged = 0;
     fprintf(out, "%3s  %-26s %10s %7s %9s %9s %6s %6s %8s %8s %9s  %s\n", "#", "variant", "median", "spread",
             "GB/s", "GFLOP/s", "%bw", "%fp32", "speedup", "vs base", "error", "check");
     for (size_t i = first; i < r->count; ++i) {
@@ -159,12 +161,18 @@ void ladder_print_table(FILE *out, const ladder_results *r, size_t first)
         format_number(speedup, sizeof speedup, "%.2fx", rec->speedup);
         format_number(ratio, sizeof ratio, "%.3f", rec->ratio_to_baseline);
         format_number(error, sizeof error, "%.1e", rec->rel_error);
-        fprintf(out, "%3d  %-26s %10s %7s %9s %9s %6s %6s %8s %8s %9s  %s%s\n", rec->index, name, time, spread, gbps,
-                gflops, bandwidth, fp32, speedup, ratio, error, rec->valid ? "ok" : "FAIL",
-                rec->throttled ? " (throttled)" : "");
+        fprintf(out, "%3d  %-26s %10s %7s %9s %9s %6s %6s %8s %8s %9s  %s%s%s%s\n", rec->index, name, time, spread,
+                gbps, gflops, bandwidth, fp32, speedup, ratio, error, rec->valid ? "ok" : "FAIL",
+                rec->throttled ? " throttled" : "", rec->contended ? " contended" : "", rec->noisy ? " noisy" : "");
+        flagged |= rec->throttled || rec->contended || rec->noisy;
     }
     fprintf(out, "  * vendor baseline; vs base = baseline time / variant time; spread = interquartile range / median;\n"
                  "  %%bw, %%fp32: of the measured bandwidth and FMA ceilings (the higher one is the limiter)\n");
+    if (flagged)
+        fprintf(out, "  throttled: a sample ran under a power or thermal slowdown; contended: another process held the\n"
+                     "  GPU meanwhile; noisy: the spread stayed above %.0f%% at the time cap. Their medians are not to\n"
+                     "  be trusted\n",
+                100 * LADDER_NOISY_SPREAD);
 }
 
 void ladder_print_summaries(FILE *out, const ladder_results *r, size_t first)
@@ -282,6 +290,28 @@ static void emit_device(FILE *out, const ladder_device *d)
     fputs("}", out);
 }
 
+/* What the run saw of other processes on its GPU; checked is false (with the
+ * reason in note) when NVML could not say. */
+static void emit_contention(FILE *out, const ladder_contention *c)
+{
+    const char *sep = "";
+    fputs("{", out);
+    FIELD_BOOL("checked", c && c->checked);
+    FIELD_STR("note", c ? c->note : "no GPU was opened");
+    fputs(", \"processes\": [", out);
+    for (int i = 0; c && i < c->process_count; ++i) {
+        const ladder_gpu_process *p = &c->processes[i];
+        sep = "";
+        fputs(i ? ", {" : "{", out);
+        FIELD_INT("pid", p->pid);
+        FIELD_STR("name", p->name);
+        if (p->used_memory_bytes == ~0ull) fprintf(out, ", \"used_memory_bytes\": null");
+        else FIELD_INT("used_memory_bytes", p->used_memory_bytes);
+        fputs("}", out);
+    }
+    fputs("]}", out);
+}
+
 static void emit_counters(FILE *out, const ladder_counters *c)
 {
     fprintf(out, "{\"kernels\": %d", c->kernels);
@@ -325,6 +355,8 @@ static void emit_record(FILE *out, const ladder_record *rec)
     FIELD_BOOL("valid", rec->valid);
     FIELD_BOOL("throttled", rec->throttled);
     FIELD_INT("throttled_samples", rec->throttled_samples);
+    FIELD_BOOL("contended", rec->contended);
+    FIELD_BOOL("noisy", rec->noisy);
     FIELD_NUM("sm_clock_mhz", rec->sm_clock_mhz);
     fprintf(out, ", \"counters\": ");
     if (rec->has_counters) emit_counters(out, &rec->counters);
@@ -343,6 +375,15 @@ void ladder_emit_json(FILE *out, const ladder_device *device, const ladder_resul
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&info->started, &utc));
     fprintf(out, ",\n  \"date\": \"%s\"", date);
     fprintf(out, ",\n  \"seed\": %llu,\n  \"quick\": %s,\n", (unsigned long long)info->seed, json_bool(info->quick));
+    fprintf(out, "  \"complete\": %s,\n  \"running_case\": ", json_bool(info->complete));
+    if (info->running_case) json_string(out, info->running_case);
+    else fputs("null", out);
+    fputs(",\n  \"stopped_by\": ", out);
+    if (info->stopped_by) json_string(out, info->stopped_by);
+    else fputs("null", out);
+    fputs(",\n  \"contention\": ", out);
+    emit_contention(out, info->contention);
+    fputs(",\n", out);
     fputs("  \"units\": {\"gbps\": \"1e9 bytes per second, bytes read + written\", "
           "\"gflops\": \"1e9 floating-point operations per second\", \"time\": \"milliseconds\"},\n",
           out);
@@ -424,7 +465,7 @@ static int emit_csv_job(FILE *out, const void *context, char *err, size_t err_le
     const json_job *job = context;
     fputs("device,case,variant,index,size,baseline,host,skipped,samples,median_ms,min_ms,max_ms,rel_spread,"
           "bytes,flops,gbps,gflops,ceiling,fraction_of_ceiling,fraction_of_bandwidth,fraction_of_fp32,speedup,ratio_to_baseline,rel_error,valid,"
-          "throttled,sm_clock_mhz,kernels",
+          "throttled,contended,noisy,sm_clock_mhz,kernels",
           out);
     for (size_t f = 0; f < COUNTER_FIELD_COUNT; ++f) fprintf(out, ",%s", counter_fields[f].name);
     fputc('\n', out);
@@ -448,7 +489,7 @@ static int emit_csv_job(FILE *out, const void *context, char *err, size_t err_le
         csv_number(out, rec->speedup);
         csv_number(out, rec->ratio_to_baseline);
         csv_number(out, rec->rel_error);
-        fprintf(out, ",%d,%d", rec->valid, rec->throttled);
+        fprintf(out, ",%d,%d,%d,%d", rec->valid, rec->throttled, rec->contended, rec->noisy);
         csv_number(out, rec->sm_clock_mhz);
         emit_csv_counters(out, rec);
         fputc('\n', out);

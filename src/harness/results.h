@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "contention.h"
 #include "device.h"
 
 /* Numbers that do not apply (GFLOP/s of a copy, the ratio of a skipped
@@ -47,6 +48,8 @@ typedef struct ladder_record {
     int valid;
     int throttled;           /* any sample throttled */
     int throttled_samples;
+    int contended;           /* another process held the GPU while this was measured (contention.h) */
+    int noisy;               /* the spread stayed above LADDER_NOISY_SPREAD: the median is not to be trusted */
     double sm_clock_mhz;
     int has_counters;        /* --ncu profiled this variant */
     ladder_counters counters;
@@ -91,6 +94,13 @@ typedef struct ladder_run_info {
     time_t started;            /* written as UTC, ISO 8601 */
     uint64_t seed;
     int quick;
+    /* A run's document is rewritten after every case: until the run ends it
+     * is marked incomplete, with the case that was running, and a run that
+     * was stopped says by what. */
+    int complete;
+    const char *running_case;  /* NULL between cases */
+    const char *stopped_by;    /* "SIGINT", "SIGTERM", "error: ...", or NULL */
+    const ladder_contention *contention; /* NULL: not checked (no device opened) */
 } ladder_run_info;
 
 /* Write the whole document to a temporary file beside `path`, then rename

@@ -93,7 +93,9 @@ int main(void)
     char path[256], command[4096], err[512];
     snprintf(path, sizeof path, "%s/out.json", dir);
     ladder_device d = fake_device();
-    ladder_run_info info = {"ladder run \"transpose\"", 1795313829, 12345, 0};
+    ladder_run_info info = {.command_line = "ladder run \"transpose\"", .started = 1795313829, .seed = 12345};
+    r.records[0].contended = 1;
+    r.records[1].noisy = 1;
     EXPECT(ladder_write_json(path, &d, &r, &info, err, sizeof err) == 0);
 
     /* Parse it back and check the contract's fields and types. */
@@ -120,6 +122,10 @@ int main(void)
              "assert res[2][\"median_ms\"] is None and res[0][\"gflops\"] is None\n"
              "assert res[0][\"reason\"] is None\n"
              "assert res[0][\"counters\"] is None\n"
+             "assert res[0][\"contended\"] is True and res[1][\"contended\"] is False\n"
+             "assert res[1][\"noisy\"] is True and res[0][\"noisy\"] is False\n"
+             "assert doc[\"complete\"] is False and doc[\"running_case\"] is None and doc[\"stopped_by\"] is None\n"
+             "assert doc[\"contention\"] == {\"checked\": False, \"note\": \"no GPU was opened\", \"processes\": []}\n"
              "k = res[1][\"counters\"]\n"
              "assert k[\"kernels\"] == 2 and k[\"dram_bytes_read\"] == 1.5e9 and k[\"global_load_sectors_per_request\"] == 32, k\n"
              "assert k[\"shared_load_wavefronts_per_instruction\"] is None and k[\"shared_bank_conflicts\"] == 0, k\n"
@@ -130,6 +136,28 @@ int main(void)
              "assert len(s) == 2 and s[0][\"name\"] == \"h2d_pinned_latency_us\" and s[0][\"value\"] == 9.5, s\n"
              "assert s[0][\"case\"] == \"transpose\" and s[0][\"size\"] == \"8x8\" and s[0][\"unit\"] == \"us\", s\n"
              "assert s[0][\"note\"] == \"least squares over \\\"all\\\" sizes\" and s[1][\"value\"] is None, s\n"
+             "' %s",
+             path);
+    EXPECT(system(command) == 0);
+
+    /* A run stopped in its second case, with another process seen on the GPU. */
+    ladder_contention seen = {.checked = 1, .process_count = 2};
+    seen.processes[0] = (ladder_gpu_process){.pid = 4242, .name = "train.py", .used_memory_bytes = 1u << 30};
+    seen.processes[1] = (ladder_gpu_process){.pid = 7, .name = "?", .used_memory_bytes = ~0ull};
+    info.contention = &seen;
+    info.running_case = "reduce";
+    info.stopped_by = "SIGTERM";
+    EXPECT(ladder_write_json(path, &d, &r, &info, err, sizeof err) == 0);
+    snprintf(command, sizeof command,
+             "python3 -c '\n"
+             "import json, sys\n"
+             "doc = json.load(open(sys.argv[1]))\n"
+             "assert doc[\"complete\"] is False and doc[\"running_case\"] == \"reduce\", doc\n"
+             "assert doc[\"stopped_by\"] == \"SIGTERM\"\n"
+             "c = doc[\"contention\"]\n"
+             "assert c[\"checked\"] is True and len(c[\"processes\"]) == 2, c\n"
+             "assert c[\"processes\"][0] == {\"pid\": 4242, \"name\": \"train.py\", \"used_memory_bytes\": 1073741824}, c\n"
+             "assert c[\"processes\"][1][\"used_memory_bytes\"] is None, c\n"
              "' %s",
              path);
     EXPECT(system(command) == 0);
@@ -148,6 +176,7 @@ int main(void)
              "assert rows[1][\"kernels\"] == \"2\" and float(rows[1][\"dram_bytes_read\"]) == 1.5e9\n"
              "assert rows[1][\"global_store_sectors_per_request\"] == \"4\"\n"
              "assert rows[0][\"kernels\"] == \"\" and rows[1][\"shared_load_wavefronts_per_instruction\"] == \"\"\n"
+             "assert rows[0][\"contended\"] == \"1\" and rows[1][\"noisy\"] == \"1\" and rows[1][\"contended\"] == \"0\"\n"
              "' %s",
              path);
     EXPECT(system(command) == 0);

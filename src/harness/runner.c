@@ -7,7 +7,10 @@
 #include <cuda_profiler_api.h>
 
 #include "check.h"
+#include "contention.h"
 #include "ncu.h"
+#include "progress.h"
+#include "stop.h"
 #include "timing.h"
 
 int ladder_find_variant(const ladder_case *c, const char *selector)
@@ -84,6 +87,9 @@ static void run_variant(const ladder_case *c, void *state, int index, const ladd
         return;
     }
 
+    /* Around the whole variant: a process that came and went in between
+     * is missed, one that held the GPU at either end is not. */
+    int others = ladder_contention_poll();
     ladder_check before = ladder_validate_variant(c, state, v, (*seed)++);
 
     variant_launch launch = {c, state, v};
@@ -98,6 +104,7 @@ static void run_variant(const ladder_case *c, void *state, int index, const ladd
                                 : ladder_time_device(launch_variant, &launch, &timing);
 
     ladder_check after = ladder_validate_variant(c, state, v, (*seed)++);
+    others += ladder_contention_poll();
 
     rec->samples = (int)t.ms.count;
     rec->median_ms = t.ms.median;
@@ -107,6 +114,8 @@ static void run_variant(const ladder_case *c, void *state, int index, const ladd
     rec->throttled_samples = t.throttled_samples;
     rec->throttled = t.throttled_samples > 0;
     rec->sm_clock_mhz = t.sm_clock_mhz;
+    rec->contended = others > 0;
+    rec->noisy = t.ms.rel_spread > LADDER_NOISY_SPREAD;
     rec->rel_error = fmax(before.rel_error, after.rel_error);
     rec->tolerance = before.tolerance;
     rec->valid = before.passed && after.passed;
@@ -132,13 +141,19 @@ static int form_accepted(const ladder_case *c, const ladder_size *size)
     return 0;
 }
 
-ladder_status ladder_run_case(const ladder_case *c, const ladder_size *size, const ladder_device *d,
-                              const ladder_run_options *o, ladder_results *results, char *err, size_t err_len)
+ladder_status ladder_check_size(const ladder_case *c, const ladder_size *size, char *err, size_t err_len)
 {
     if (!form_accepted(c, size)) {
         snprintf(err, err_len, "the size names the form '%s:', which this case does not take", size->form);
         return LADDER_BAD_SIZE;
     }
+    return c->size_error && c->size_error(size, err, err_len) ? LADDER_BAD_SIZE : LADDER_OK;
+}
+
+ladder_status ladder_run_case(const ladder_case *c, const ladder_size *size, const ladder_device *d,
+                              const ladder_run_options *o, ladder_results *results, char *err, size_t err_len)
+{
+    if (ladder_check_size(c, size, err, err_len) != LADDER_OK) return LADDER_BAD_SIZE;
     ladder_status status = LADDER_OK;
     void *state = c->create(size, &status, err, err_len);
     if (!state) return status;
@@ -148,15 +163,17 @@ ladder_status ladder_run_case(const ladder_case *c, const ladder_size *size, con
     char size_text[64];
     ladder_format_size(size, size_text, sizeof size_text);
     size_t first = results->count;
-    for (int i = 0; i < c->variant_count; ++i) {
+    for (int i = 0; i < c->variant_count && !ladder_stop_signal(); ++i) {
         if (!variant_wanted(c, o, selected, i)) continue;
+        ladder_progress_variant(i, c->variant_count, c->variants[i].name);
         ladder_record *rec = ladder_results_add(results);
         snprintf(rec->case_name, sizeof rec->case_name, "%s", c->name);
         snprintf(rec->size, sizeof rec->size, "%s", size_text);
         run_variant(c, state, i, d, o, &seed, rec);
     }
     ladder_results_relate(results, first);
-    if (c->summarize) {
+    /* A ladder cut short by a stop signal has no whole-ladder figures. */
+    if (c->summarize && !ladder_stop_signal()) {
         size_t first_summary = results->summary_count;
         c->summarize(state, results, first);
         for (size_t i = first_summary; i < results->summary_count; ++i) {
@@ -171,10 +188,7 @@ ladder_status ladder_run_case(const ladder_case *c, const ladder_size *size, con
 ladder_status ladder_profile_case(const ladder_case *c, const ladder_size *size, const ladder_run_options *o,
                                   char *err, size_t err_len)
 {
-    if (!form_accepted(c, size)) {
-        snprintf(err, err_len, "the size names the form '%s:', which this case does not take", size->form);
-        return LADDER_BAD_SIZE;
-    }
+    if (ladder_check_size(c, size, err, err_len) != LADDER_OK) return LADDER_BAD_SIZE;
     ladder_status status = LADDER_OK;
     void *state = c->create(size, &status, err, err_len);
     if (!state) return status;

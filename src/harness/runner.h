@@ -23,8 +23,14 @@ int ladder_find_variant(const ladder_case *c, const char *selector);
  * comparison with the CPU reference. The caller has checked unsupported(). */
 ladder_check ladder_validate_variant(const ladder_case *c, void *state, const ladder_variant *v, uint64_t seed);
 
+/* Whether the case takes `size` (its form, its dimensions): needs no GPU, so
+ * the command line checks every size before the device is opened.
+ * LADDER_OK, or LADDER_BAD_SIZE with the reason in err. */
+ladder_status ladder_check_size(const ladder_case *c, const ladder_size *size, char *err, size_t err_len);
+
 /* Create the case's state for `size` and run the selected variants, appending
- * one record each to `results`. On LADDER_BAD_SIZE or LADDER_NO_MEMORY
+ * one record each to `results`; a stop signal (stop.h) ends the ladder at the
+ * next variant boundary. On LADDER_BAD_SIZE or LADDER_NO_MEMORY
  * nothing is appended and err says why. */
 ladder_status ladder_run_case(const ladder_case *c, const ladder_size *size, const ladder_device *device,
                               const ladder_run_options *options, ladder_results *results, char *err,

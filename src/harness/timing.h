@@ -11,6 +11,11 @@
 /* One execution of the thing being timed, enqueued on `stream`. */
 typedef void (*ladder_launch)(void *context, cudaStream_t stream);
 
+/* Samples keep coming until the spread (interquartile range / median) falls
+ * under the target or the cap is hit; a variant whose spread is still above
+ * this at the end is flagged noisy: its median is not to be trusted. */
+#define LADDER_NOISY_SPREAD 0.05
+
 typedef struct ladder_timing_options {
     int min_samples;      /* raised to 10 for device timing */
     int max_samples;
