@@ -74,12 +74,22 @@ CUDA_VISIBLE_DEVICES= expect 1 "cannot write" device --json "$tmp/no/such/dir/x.
 image=$(dirname "$0")/../tests/images/gradient_17x11.ppm
 CUDA_VISIBLE_DEVICES= expect 1 "cannot write $tmp/no/dir/out.ppm" blur "$image" "$tmp/no/dir/out.ppm"
 CUDA_VISIBLE_DEVICES= expect 1 "no CUDA device" run transpose --quiet
+expect 2 "--device needs N, a list such as 0,1, or all" run --device ,
+expect 2 "--device names GPU 1 twice" run --device 0,1,1
+expect 2 "--device needs a whole number" run --device 0,x
+CUDA_VISIBLE_DEVICES= expect 1 "no CUDA device" run transpose --device all --json "$tmp/all.json"
+[ -e "$tmp/all.json" ] && { echo "FAIL: JSON written without a GPU"; failures=$((failures + 1)); }
 
 # With a GPU: impossible sizes and out-of-memory are clean failures too.
 if "$ladder" device --quick >/dev/null 2>&1; then
     expect 1 "not available" run transpose --quick --size 300000x300000 --json "$tmp/oom.json"
     [ -e "$tmp/oom.json" ] && { echo "FAIL: JSON written by a failed run"; failures=$((failures + 1)); }
     expect 1 "no CUDA device 7" run --device 7
+    # Every GPU in turn: one document per GPU (FILE itself when there is one).
+    expect 0 "measured:" device --quick --device all --json "$tmp/dev.json"
+    gpus=$(nvidia-smi -L 2>/dev/null | wc -l)
+    if [ "$gpus" -gt 1 ]; then want="$tmp/dev-gpu0.json"; else want="$tmp/dev.json"; fi
+    [ -e "$want" ] || { echo "FAIL: device --device all wrote no $want"; failures=$((failures + 1)); }
 fi
 
 # transfer: the ladder lists its sweep and pipeline; with a GPU, a size below

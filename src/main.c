@@ -29,6 +29,7 @@
 
 #define LADDER_VERSION "0.1.0"
 #define MAX_SIZE_OPTIONS 16
+#define MAX_DEVICES 64
 
 static const char usage_text[] =
     "usage: ladder <command> [options]\n"
@@ -52,7 +53,8 @@ static const char usage_text[] =
     "                         a comma-separated list runs the ladder at each size\n"
     "  --size CASE=SPEC       problem size for one case (repeatable)\n"
     "  --variant NAME|INDEX   run one variant (and the baseline)\n"
-    "  --device N             GPU ordinal (default 0)\n"
+    "  --device N|LIST|all    GPU ordinal (default 0), a list (0,1) or every GPU, run in turn;\n"
+    "                         with several, --json/--csv FILE.json write FILE-gpuN.json per GPU\n"
     "  --samples N            at least N timed samples per variant (default 10, minimum 10)\n"
     "  --time-cap SECONDS     sampling time per variant after the minimum (default 1)\n"
     "  --seed N               random seed for the inputs (default: from the clock, printed)\n"
@@ -81,7 +83,9 @@ typedef struct cli {
     int size_count;
     const char *variant;
     int ncu;
-    int device;
+    int devices[MAX_DEVICES]; /* the GPUs to run on, in turn */
+    int device_count;
+    int all_devices;          /* --device all: resolved once the driver is asked */
     int samples;
     double time_cap_s;
     uint64_t seed;
@@ -149,6 +153,24 @@ static void add_matrix_file(cli *c, const char *path)
     s->sizes.size[0] = (ladder_size){.count = 1, .dim = {1}, .form = "file", .input = path};
 }
 
+/* --device N, a list (0,2,3) or all. */
+static void parse_devices(cli *c, const char *text)
+{
+    c->all_devices = strcmp(text, "all") == 0;
+    c->device_count = 0;
+    if (c->all_devices) return;
+    char list[256];
+    if (snprintf(list, sizeof list, "%s", text) >= (int)sizeof list) usage_error("--device list too long: '%.40s'", text);
+    for (char *item = strtok(list, ","); item; item = strtok(NULL, ",")) {
+        if (c->device_count == MAX_DEVICES) usage_error("--device names more than 64 GPUs%s", "");
+        int ordinal = (int)parse_count("--device", item, 0, 1024);
+        for (int g = 0; g < c->device_count; ++g)
+            if (c->devices[g] == ordinal) usage_error("--device names GPU %s twice", item);
+        c->devices[c->device_count++] = ordinal;
+    }
+    if (c->device_count == 0) usage_error("--device needs N, a list such as 0,1, or all, not '%s'", text);
+}
+
 static const char *option_value(int argc, char **argv, int *i)
 {
     if (*i + 1 >= argc) usage_error("option %s needs a value", argv[*i]);
@@ -158,6 +180,7 @@ static const char *option_value(int argc, char **argv, int *i)
 static cli parse_command_line(int argc, char **argv)
 {
     cli c = {0};
+    c.device_count = 1; /* GPU 0 */
     c.samples = 10;
     c.time_cap_s = 1.0;
     for (int i = 1; i < argc; ++i) {
@@ -175,7 +198,7 @@ static cli parse_command_line(int argc, char **argv)
         } else if (strcmp(a, "--variant") == 0) {
             c.variant = option_value(argc, argv, &i);
         } else if (strcmp(a, "--device") == 0) {
-            c.device = (int)parse_count("--device", option_value(argc, argv, &i), 0, 1024);
+            parse_devices(&c, option_value(argc, argv, &i));
         } else if (strcmp(a, "--samples") == 0) {
             c.samples = (int)parse_count("--samples", option_value(argc, argv, &i), 10, 100000);
         } else if (strcmp(a, "--time-cap") == 0) {
@@ -261,21 +284,6 @@ static void join_arguments(int argc, char **argv, char *buf, size_t len)
         used += (size_t)snprintf(buf + used, len - used, i ? " %s" : "%s", argv[i]);
 }
 
-static void open_device_or_die(const cli *c, ladder_device *device)
-{
-    char err[512];
-    if (ladder_device_open(c->device, device, err, sizeof err) != 0) ladder_die("%s", err);
-}
-
-/* Before any work: an output that cannot be written fails now, not after
- * minutes of measuring. */
-static void check_outputs(const cli *c)
-{
-    char err[512];
-    if (c->json_path && ladder_check_writable(c->json_path, err, sizeof err) != 0) ladder_die("%s", err);
-    if (c->csv_path && ladder_check_writable(c->csv_path, err, sizeof err) != 0) ladder_die("%s", err);
-}
-
 static void save_document(const ladder_run_document *doc)
 {
     char err[512];
@@ -287,7 +295,8 @@ static void save_document(const ladder_run_document *doc)
 static int profile_for_ncu(const cli *c, const ladder_case *const *selected, int count)
 {
     ladder_device device;
-    open_device_or_die(c, &device);
+    char open_err[512];
+    if (ladder_device_open(c->devices[0], &device, open_err, sizeof open_err) != 0) ladder_die("%s", open_err);
     ladder_run_options options = {.seed = c->seed, .variant = c->variant};
     for (int k = 0; k < count; ++k) {
         int size_given;
@@ -325,7 +334,7 @@ static int run_case_at(const cli *c, const ladder_case *lc, const ladder_size *s
     ladder_print_table(stdout, results, first);
     ladder_print_summaries(stdout, results, first_summary);
     if (c->ncu && !ladder_stop_signal()) {
-        if (ladder_ncu_collect(ncu, lc, size, c->device, options, results, first, err, sizeof err))
+        if (ladder_ncu_collect(ncu, lc, size, device->ordinal, options, results, first, err, sizeof err))
             ladder_die("%s", err);
         ladder_print_counters(stdout, results, first);
     }
@@ -353,54 +362,76 @@ static void check_sizes(const cli *c, const ladder_case *const *selected, int co
     }
 }
 
-static int command_run(const cli *c, ladder_run_info *info)
+/* The output file for one GPU of the run: FILE itself with one GPU, else
+ * FILE with "-gpuN" before its extension (run.json: run-gpu0.json, ...), one
+ * whole document per GPU in the schema of a single-GPU run. */
+static const char *output_for_gpu(const cli *c, const char *path, int ordinal, char *buf, size_t len)
 {
-    const ladder_case *selected[64];
+    if (!path || c->device_count == 1) return path;
+    const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
+    size_t stem = dot && (!slash || dot > slash) && dot[1] ? (size_t)(dot - path) : strlen(path);
+    if ((size_t)snprintf(buf, len, "%.*s-gpu%d%s", (int)stem, path, ordinal, path + stem) >= len)
+        ladder_die("output path too long: %.60s...", path);
+    return buf;
+}
+
+/* Before any work: an output that cannot be written fails now, not after
+ * minutes of measuring. */
+static void check_outputs(const cli *c)
+{
+    for (int g = 0; g < c->device_count; ++g) {
+        char json[4096], csv[4096], err[512];
+        const char *json_path = output_for_gpu(c, c->json_path, c->devices[g], json, sizeof json);
+        const char *csv_path = output_for_gpu(c, c->csv_path, c->devices[g], csv, sizeof csv);
+        if (json_path && ladder_check_writable(json_path, err, sizeof err) != 0) ladder_die("%s", err);
+        if (csv_path && ladder_check_writable(csv_path, err, sizeof err) != 0) ladder_die("%s", err);
+    }
+}
+
+/* --device all: every GPU the run can see (this needs the driver). */
+static void resolve_devices(cli *c)
+{
+    if (!c->all_devices) return;
     int count = 0;
-    if (c->case_count == 0) {
-        for (int i = 0; i < ladder_case_count; ++i) selected[count++] = ladder_cases[i];
-    } else {
-        for (int k = 0; k < c->case_count; ++k) {
-            selected[count] = ladder_find_case(c->cases[k]);
-            if (!selected[count]) usage_error("unknown case '%s'", c->cases[k]);
-            ++count;
-        }
-    }
-    for (int i = 0; i < c->size_count; ++i) {
-        int named = 0;
-        for (int k = 0; k < count; ++k) named |= !c->sizes[i].case_name || !strcmp(c->sizes[i].case_name, selected[k]->name);
-        if (!named) usage_error("--size names case '%s', which is not being run", c->sizes[i].case_name);
-    }
-    if (c->variant)
-        for (int k = 0; k < count; ++k)
-            if (ladder_find_variant(selected[k], c->variant) < 0)
-                usage_error("no variant '%s' in the case", c->variant);
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count == 0)
+        ladder_die("no CUDA device found (%s)", e == cudaSuccess ? "device count is 0" : cudaGetErrorString(e));
+    c->device_count = count < MAX_DEVICES ? count : MAX_DEVICES;
+    for (int g = 0; g < c->device_count; ++g) c->devices[g] = g;
+}
 
-    check_sizes(c, selected, count);
-
-    if (getenv(LADDER_NCU_CHILD_ENV)) return profile_for_ncu(c, selected, count);
-    char ncu[4096], err[512];
-    if (c->ncu && ladder_ncu_find(ncu, sizeof ncu, err, sizeof err) != 0) ladder_die("%s", err);
-    check_outputs(c);
-    ladder_stop_on_signals();
-
-    ladder_device device;
-    open_device_or_die(c, &device);
-    printf("ladder %s, seed %llu%s\n", LADDER_VERSION, (unsigned long long)info->seed, c->quick ? ", quick" : "");
-    ladder_contention_open(device.pci_bus_id);
+/* Open one GPU of the run: its properties, whether it is the run's own, its
+ * measured ceilings; printed as the header of its block. */
+static void open_gpu(const cli *c, int ordinal, ladder_device *device, ladder_run_info *info)
+{
+    char err[512];
+    if (ladder_device_open(ordinal, device, err, sizeof err) != 0) ladder_die("%s", err);
+    if (c->device_count > 1) printf("\n==== GPU %d of this run: %s ====\n", ordinal, device->name);
+    ladder_contention_open(device->pci_bus_id);
     info->contention = ladder_contention_seen();
     if (!info->contention->checked) fprintf(stderr, "ladder: %s\n", info->contention->note);
     ladder_contention_poll();
-    ladder_device_measure_ceilings(&device, c->quick);
-    ladder_print_device(stdout, &device);
+    ladder_device_measure_ceilings(device, c->quick);
+    ladder_print_device(stdout, device);
+}
 
+/* Every selected case on one GPU, its document rewritten after each case.
+ * Returns 1 when a variant produced a wrong result. */
+static int run_on_gpu(const cli *c, int ordinal, const ladder_case *const *selected, int count, const char *ncu,
+                      ladder_run_info *info)
+{
+    ladder_device device;
+    open_gpu(c, ordinal, &device, info);
     ladder_run_options options = {
         .seed = info->seed, .quick = c->quick, .min_samples = c->samples,
         .time_cap_s = c->quick ? fmin(c->time_cap_s, 0.2) : c->time_cap_s, .variant = c->variant};
     ladder_results results = {0};
-    ladder_run_document doc = {c->json_path, c->csv_path, &device, &results, info, 0};
+    char json[4096], csv[4096];
+    ladder_run_document doc = {output_for_gpu(c, c->json_path, ordinal, json, sizeof json),
+                               output_for_gpu(c, c->csv_path, ordinal, csv, sizeof csv), &device, &results, info, 0};
+    info->complete = 0;
+    info->running_case = NULL;
     ladder_document_keep_on_error(&doc);
-    ladder_progress_enable(!c->quiet && isatty(STDERR_FILENO));
     int invalid = 0;
     for (int k = 0; k < count && !ladder_stop_signal(); ++k) {
         int size_given;
@@ -423,12 +454,53 @@ static int command_run(const cli *c, ladder_run_info *info)
         save_document(&doc);
         fprintf(stderr, "ladder: stopped by %s\n", info->stopped_by);
         ladder_document_announce_kept(&doc);
-        return ladder_stop_exit_code();
+    } else {
+        info->complete = 1;
+        save_document(&doc);
     }
-    info->complete = 1;
-    save_document(&doc);
     ladder_results_free(&results);
     ladder_timing_shutdown();
+    return invalid;
+}
+
+static int command_run(cli *c, ladder_run_info *info)
+{
+    const ladder_case *selected[64];
+    int count = 0;
+    if (c->case_count == 0) {
+        for (int i = 0; i < ladder_case_count; ++i) selected[count++] = ladder_cases[i];
+    } else {
+        for (int k = 0; k < c->case_count; ++k) {
+            selected[count] = ladder_find_case(c->cases[k]);
+            if (!selected[count]) usage_error("unknown case '%s'", c->cases[k]);
+            ++count;
+        }
+    }
+    for (int i = 0; i < c->size_count; ++i) {
+        int named = 0;
+        for (int k = 0; k < count; ++k) named |= !c->sizes[i].case_name || !strcmp(c->sizes[i].case_name, selected[k]->name);
+        if (!named) usage_error("--size names case '%s', which is not being run", c->sizes[i].case_name);
+    }
+    if (c->variant)
+        for (int k = 0; k < count; ++k)
+            if (ladder_find_variant(selected[k], c->variant) < 0)
+                usage_error("no variant '%s' in the case", c->variant);
+    check_sizes(c, selected, count);
+
+    if (getenv(LADDER_NCU_CHILD_ENV)) return profile_for_ncu(c, selected, count);
+    char ncu[4096], err[512];
+    if (c->ncu && ladder_ncu_find(ncu, sizeof ncu, err, sizeof err) != 0) ladder_die("%s", err);
+    if (!c->all_devices) check_outputs(c);
+    ladder_stop_on_signals();
+    resolve_devices(c);
+    if (c->all_devices) check_outputs(c);
+
+    printf("ladder %s, seed %llu%s\n", LADDER_VERSION, (unsigned long long)info->seed, c->quick ? ", quick" : "");
+    ladder_progress_enable(!c->quiet && isatty(STDERR_FILENO));
+    int invalid = 0;
+    for (int g = 0; g < c->device_count && !ladder_stop_signal(); ++g)
+        invalid |= run_on_gpu(c, c->devices[g], selected, count, ncu, info);
+    if (ladder_stop_signal()) return ladder_stop_exit_code();
     if (invalid) {
         fprintf(stderr, "ladder: some variants produced wrong results (check column)\n");
         return LADDER_EXIT_INVALID;
@@ -436,23 +508,25 @@ static int command_run(const cli *c, ladder_run_info *info)
     return 0;
 }
 
-static int command_device(const cli *c, ladder_run_info *info)
+static int command_device(cli *c, ladder_run_info *info)
 {
     if (c->case_count || c->size_count || c->variant || c->ncu)
         usage_error("device takes no cases, sizes, variants or --ncu%s", "");
-    check_outputs(c);
-    ladder_device device;
-    open_device_or_die(c, &device);
-    ladder_contention_open(device.pci_bus_id);
-    ladder_contention_poll();
-    info->contention = ladder_contention_seen();
-    ladder_device_measure_ceilings(&device, c->quick);
-    ladder_print_device(stdout, &device);
-    ladder_results none = {0};
-    info->complete = 1;
-    ladder_run_document doc = {c->json_path, c->csv_path, &device, &none, info, 1};
-    save_document(&doc);
-    ladder_timing_shutdown();
+    if (!c->all_devices) check_outputs(c);
+    resolve_devices(c);
+    if (c->all_devices) check_outputs(c);
+    for (int g = 0; g < c->device_count; ++g) {
+        ladder_device device;
+        open_gpu(c, c->devices[g], &device, info);
+        ladder_results none = {0};
+        info->complete = 1;
+        char json[4096], csv[4096];
+        ladder_run_document doc = {output_for_gpu(c, c->json_path, c->devices[g], json, sizeof json),
+                                   output_for_gpu(c, c->csv_path, c->devices[g], csv, sizeof csv), &device, &none,
+                                   info, 1};
+        save_document(&doc);
+        ladder_timing_shutdown();
+    }
     return 0;
 }
 
