@@ -125,19 +125,27 @@ static int alloc_pinned(float **ptr, size_t bytes)
     return -1;
 }
 
-static void *create(const ladder_size *size, ladder_status *status, char *err, size_t err_len)
+static int size_error(const ladder_size *size, char *err, size_t err_len)
 {
     if (size->count != 1 && size->count != 3) {
-        *status = LADDER_BAD_SIZE;
         snprintf(err, err_len, "ado takes LxMxN (rows, columns, data sets) or one number for all three");
-        return NULL;
+        return 1;
     }
     long long L = size->dim[0], M = size->dim[size->count == 3 ? 1 : 0], N = size->dim[size->count == 3 ? 2 : 0];
     if (L > INT32_MAX || M > INT32_MAX || N > INT32_MAX) {
-        *status = LADDER_BAD_SIZE;
         snprintf(err, err_len, "each of L, M and N must be below 2^31");
+        return 1;
+    }
+    return 0;
+}
+
+static void *create(const ladder_size *size, ladder_status *status, char *err, size_t err_len)
+{
+    if (size_error(size, err, err_len)) {
+        *status = LADDER_BAD_SIZE;
         return NULL;
     }
+    long long L = size->dim[0], M = size->dim[size->count == 3 ? 1 : 0], N = size->dim[size->count == 3 ? 2 : 0];
     double input_gb = 4e-9 * (double)L * (double)M * (double)N;
     if (input_gb > 1e6) {
         *status = LADDER_NO_MEMORY;
@@ -274,6 +282,7 @@ const ladder_case ado_case = {
     .ceiling = LADDER_CEILING_BANDWIDTH,
     .variants = ado_variants,
     .variant_count = (int)(sizeof ado_variants / sizeof ado_variants[0]),
+    .size_error = size_error,
     .create = create,
     .destroy = destroy,
     .fill_inputs = fill_inputs,

@@ -221,16 +221,23 @@ const char *blur_samples_on_gpu(const void *in, void *out, int width, int height
 
 /* ---- the case interface ---- */
 
-static void *create(const ladder_size *size, ladder_status *status, char *err, size_t err_len)
+static int size_error(const ladder_size *size, char *err, size_t err_len)
 {
     if (size->count != 2) {
-        *status = LADDER_BAD_SIZE;
         snprintf(err, err_len, "blur takes WIDTHxHEIGHT");
-        return NULL;
+        return 1;
     }
     if (size->dim[0] > BLUR_MAX_DIM || size->dim[1] > BLUR_MAX_DIM) {
-        *status = LADDER_BAD_SIZE;
         snprintf(err, err_len, "width and height must be at most %d", BLUR_MAX_DIM);
+        return 1;
+    }
+    return 0;
+}
+
+static void *create(const ladder_size *size, ladder_status *status, char *err, size_t err_len)
+{
+    if (size_error(size, err, err_len)) {
+        *status = LADDER_BAD_SIZE;
         return NULL;
     }
     blur_state *s = blur_state_create((int)size->dim[0], (int)size->dim[1], err, err_len);
@@ -351,6 +358,7 @@ const ladder_case blur_case = {
     .ceiling = LADDER_CEILING_BANDWIDTH,
     .variants = blur_variants,
     .variant_count = (int)(sizeof blur_variants / sizeof blur_variants[0]),
+    .size_error = size_error,
     .create = create,
     .destroy = destroy,
     .fill_inputs = fill_inputs,

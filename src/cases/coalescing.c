@@ -162,15 +162,24 @@ static void destroy(void *opaque)
     free(s);
 }
 
-static void *create(const ladder_size *size, ladder_status *status, char *err, size_t err_len)
+static int size_error(const ladder_size *size, char *err, size_t err_len)
 {
     long long n = size->dim[0];
     if (size->count != 1 || n % 24 != 0 || n > (1LL << 31)) {
-        *status = LADDER_BAD_SIZE;
         snprintf(err, err_len, "coalescing takes N floats, a multiple of 24 (n/2 doubles, n/3 float3s, n/8 "
                                "for the L2 rungs) up to 2^31");
+        return 1;
+    }
+    return 0;
+}
+
+static void *create(const ladder_size *size, ladder_status *status, char *err, size_t err_len)
+{
+    if (size_error(size, err, err_len)) {
+        *status = LADDER_BAD_SIZE;
         return NULL;
     }
+    long long n = size->dim[0];
     coalescing_state *s = calloc(1, sizeof *s);
     if (!s) ladder_die("out of host memory");
     s->n = n;
@@ -250,6 +259,7 @@ const ladder_case coalescing_case = {
     .ceiling = LADDER_CEILING_BANDWIDTH,
     .variants = coalescing_variants,
     .variant_count = (int)(sizeof coalescing_variants / sizeof coalescing_variants[0]),
+    .size_error = size_error,
     .create = create,
     .destroy = destroy,
     .fill_inputs = fill_inputs,

@@ -119,19 +119,27 @@ void gemv_problem_destroy(void *opaque)
     free(p);
 }
 
-void *gemv_problem_create(const ladder_size *size, int transposed, ladder_status *status, char *err, size_t err_len)
+int gemv_problem_size_error(const ladder_size *size, int transposed, char *err, size_t err_len)
 {
     if (size->count != 1 && size->count != 2) {
-        *status = LADDER_BAD_SIZE;
         snprintf(err, err_len, "%s takes MxN (rows x columns of A) or N (square)", transposed ? "gemv_t" : "gemv");
-        return NULL;
+        return 1;
     }
     long long m = size->dim[0], n = size->count == 2 ? size->dim[1] : m;
     if (m > INT_MAX || n > INT_MAX) {
-        *status = LADDER_BAD_SIZE;
         snprintf(err, err_len, "M and N must be at most %d (cuBLAS takes int dimensions)", INT_MAX);
+        return 1;
+    }
+    return 0;
+}
+
+void *gemv_problem_create(const ladder_size *size, int transposed, ladder_status *status, char *err, size_t err_len)
+{
+    if (gemv_problem_size_error(size, transposed, err, err_len)) {
+        *status = LADDER_BAD_SIZE;
         return NULL;
     }
+    long long m = size->dim[0], n = size->count == 2 ? size->dim[1] : m;
     gemv_problem *p = calloc(1, sizeof *p);
     if (!p) ladder_die("out of host memory");
     p->m = (int)m;
@@ -282,6 +290,11 @@ static const ladder_variant gemv_variants[] = {
                    cublas_gemv, 0, LADDER_BASELINE),
 };
 
+static int size_error(const ladder_size *size, char *err, size_t err_len)
+{
+    return gemv_problem_size_error(size, 0, err, err_len);
+}
+
 static void *create(const ladder_size *size, ladder_status *status, char *err, size_t err_len)
 {
     return gemv_problem_create(size, 0, status, err, err_len);
@@ -318,6 +331,7 @@ const ladder_case gemv_case = {
     .ceiling = LADDER_CEILING_BANDWIDTH,
     .variants = gemv_variants,
     .variant_count = (int)(sizeof gemv_variants / sizeof gemv_variants[0]),
+    .size_error = size_error,
     .create = create,
     .destroy = gemv_problem_destroy,
     .fill_inputs = gemv_problem_fill,

@@ -76,6 +76,8 @@ typedef struct gemv_problem {
     struct cublasContext *cublas;
 } gemv_problem;
 
+/* The size check of both ladders (case.h's size_error): MxN or N. */
+int gemv_problem_size_error(const ladder_size *size, int transposed, char *err, size_t err_len);
 void *gemv_problem_create(const ladder_size *size, int transposed, ladder_status *status, char *err, size_t err_len);
 void gemv_problem_destroy(void *problem);
 void gemv_problem_fill(void *problem, uint64_t seed);

@@ -40,6 +40,11 @@ static const ladder_variant gemv_t_variants[] = {
                    cublas_gemv_t, 0, LADDER_BASELINE),
 };
 
+static int size_error(const ladder_size *size, char *err, size_t err_len)
+{
+    return gemv_problem_size_error(size, 1, err, err_len);
+}
+
 static void *create(const ladder_size *size, ladder_status *status, char *err, size_t err_len)
 {
     return gemv_problem_create(size, 1, status, err, err_len);
@@ -66,6 +71,7 @@ const ladder_case gemv_t_case = {
     .ceiling = LADDER_CEILING_BANDWIDTH,
     .variants = gemv_t_variants,
     .variant_count = (int)(sizeof gemv_t_variants / sizeof gemv_t_variants[0]),
+    .size_error = size_error,
     .create = create,
     .destroy = gemv_problem_destroy,
     .fill_inputs = gemv_problem_fill,

@@ -247,11 +247,19 @@ static void destroy(void *opaque)
 
 #define INSTR_MAX_ELEMENTS (1LL << 26)
 
-static void *create(const ladder_size *size, ladder_status *status, char *err, size_t err_len)
+static int size_error(const ladder_size *size, char *err, size_t err_len)
 {
     if (size->count != 1 || size->dim[0] > INSTR_MAX_ELEMENTS) {
-        *status = LADDER_BAD_SIZE;
         snprintf(err, err_len, "instr takes N elements, 1 to 2^26");
+        return 1;
+    }
+    return 0;
+}
+
+static void *create(const ladder_size *size, ladder_status *status, char *err, size_t err_len)
+{
+    if (size_error(size, err, err_len)) {
+        *status = LADDER_BAD_SIZE;
         return NULL;
     }
     instr_state *s = calloc(1, sizeof *s);
@@ -550,6 +558,7 @@ const ladder_case instr_case = {
     .ceiling = LADDER_CEILING_FP32,
     .variants = instr_variants,
     .variant_count = INSTR_VARIANT_COUNT,
+    .size_error = size_error,
     .create = create,
     .destroy = destroy,
     .fill_inputs = fill_inputs,

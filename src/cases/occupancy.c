@@ -109,16 +109,23 @@ static void destroy(void *opaque)
     free(s);
 }
 
-static void *create(const ladder_size *size, ladder_status *status, char *err, size_t err_len)
+static int size_error(const ladder_size *size, char *err, size_t err_len)
 {
     if (size->count != 1) {
-        *status = LADDER_BAD_SIZE;
         snprintf(err, err_len, "occupancy takes N, the number of floats to copy");
-        return NULL;
+        return 1;
     }
     if (size->dim[0] > (1LL << 34)) {
-        *status = LADDER_BAD_SIZE;
         snprintf(err, err_len, "N must be at most 2^34");
+        return 1;
+    }
+    return 0;
+}
+
+static void *create(const ladder_size *size, ladder_status *status, char *err, size_t err_len)
+{
+    if (size_error(size, err, err_len)) {
+        *status = LADDER_BAD_SIZE;
         return NULL;
     }
     occupancy_state *s = calloc(1, sizeof *s);
@@ -275,6 +282,7 @@ const ladder_case occupancy_case = {
     .ceiling = LADDER_CEILING_BANDWIDTH,
     .variants = occupancy_variants,
     .variant_count = (int)(sizeof occupancy_variants / sizeof occupancy_variants[0]),
+    .size_error = size_error,
     .create = create,
     .destroy = destroy,
     .fill_inputs = fill_inputs,

@@ -90,11 +90,19 @@ static void destroy(void *opaque)
     free(s);
 }
 
-static void *create(const ladder_size *size, ladder_status *status, char *err, size_t err_len)
+static int size_error(const ladder_size *size, char *err, size_t err_len)
 {
     if (size->count != 1) {
-        *status = LADDER_BAD_SIZE;
         snprintf(err, err_len, "reduce takes one size: the number of floats N (e.g. 2^28)");
+        return 1;
+    }
+    return 0;
+}
+
+static void *create(const ladder_size *size, ladder_status *status, char *err, size_t err_len)
+{
+    if (size_error(size, err, err_len)) {
+        *status = LADDER_BAD_SIZE;
         return NULL;
     }
     reduce_state *s = calloc(1, sizeof *s);
@@ -171,6 +179,7 @@ const ladder_case reduce_case = {
     .ceiling = LADDER_CEILING_BANDWIDTH,
     .variants = reduce_variants,
     .variant_count = (int)(sizeof reduce_variants / sizeof reduce_variants[0]),
+    .size_error = size_error,
     .create = create,
     .destroy = destroy,
     .fill_inputs = fill_inputs,

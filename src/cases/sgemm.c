@@ -264,20 +264,29 @@ static void destroy(void *opaque)
     free(s);
 }
 
-static void *create(const ladder_size *size, ladder_status *status, char *err, size_t err_len)
+static int size_error(const ladder_size *size, char *err, size_t err_len)
 {
     if (size->count != 1 && size->count != 3) {
-        *status = LADDER_BAD_SIZE;
         snprintf(err, err_len, "sgemm takes MxNxK or N (square)");
-        return NULL;
+        return 1;
     }
     long long m = size->dim[0];
     long long n = size->count == 3 ? size->dim[1] : m, k = size->count == 3 ? size->dim[2] : m;
     if (m > SGEMM_MAX_MN || n > SGEMM_MAX_MN || k > INT_MAX) {
-        *status = LADDER_BAD_SIZE;
         snprintf(err, err_len, "M and N must be at most %d, K at most %d", SGEMM_MAX_MN, INT_MAX);
+        return 1;
+    }
+    return 0;
+}
+
+static void *create(const ladder_size *size, ladder_status *status, char *err, size_t err_len)
+{
+    if (size_error(size, err, err_len)) {
+        *status = LADDER_BAD_SIZE;
         return NULL;
     }
+    long long m = size->dim[0];
+    long long n = size->count == 3 ? size->dim[1] : m, k = size->count == 3 ? size->dim[2] : m;
     sgemm_state *s = calloc(1, sizeof *s);
     if (!s) ladder_die("out of host memory");
     s->m = (int)m;
@@ -385,6 +394,7 @@ const ladder_case sgemm_case = {
     .ceiling = LADDER_CEILING_FP32,
     .variants = sgemm_variants,
     .variant_count = (int)(sizeof sgemm_variants / sizeof sgemm_variants[0]),
+    .size_error = size_error,
     .create = create,
     .destroy = destroy,
     .fill_inputs = fill_inputs,

@@ -65,11 +65,19 @@ static void destroy(void *opaque)
     free(s);
 }
 
-static void *create(const ladder_size *size, ladder_status *status, char *err, size_t err_len)
+static int size_error(const ladder_size *size, char *err, size_t err_len)
 {
     if (size->count != 1 || size->dim[0] > (1LL << 33)) {
-        *status = LADDER_BAD_SIZE;
         snprintf(err, err_len, "smem takes N floats, up to 2^33");
+        return 1;
+    }
+    return 0;
+}
+
+static void *create(const ladder_size *size, ladder_status *status, char *err, size_t err_len)
+{
+    if (size_error(size, err, err_len)) {
+        *status = LADDER_BAD_SIZE;
         return NULL;
     }
     smem_state *s = calloc(1, sizeof *s);
@@ -134,6 +142,7 @@ const ladder_case smem_case = {
     .ceiling = LADDER_CEILING_BANDWIDTH,
     .variants = smem_variants,
     .variant_count = (int)(sizeof smem_variants / sizeof smem_variants[0]),
+    .size_error = size_error,
     .create = create,
     .destroy = destroy,
     .fill_inputs = fill_inputs,

@@ -133,12 +133,20 @@ static void destroy(void *opaque)
     free(s);
 }
 
-static void *create(const ladder_size *size, ladder_status *status, char *err, size_t err_len)
+static int size_error(const ladder_size *size, char *err, size_t err_len)
 {
     if (size->count != 2 || size->dim[0] > 1 << 20 || size->dim[1] > 1 << 20) {
-        *status = LADDER_BAD_SIZE;
         snprintf(err, err_len, "smem_banks takes BLOCKSxREPEATS, each up to 2^20 (each repeat is %d reads per thread)",
                  SMEM_BANKS_UNROLL);
+        return 1;
+    }
+    return 0;
+}
+
+static void *create(const ladder_size *size, ladder_status *status, char *err, size_t err_len)
+{
+    if (size_error(size, err, err_len)) {
+        *status = LADDER_BAD_SIZE;
         return NULL;
     }
     smem_banks_state *s = calloc(1, sizeof *s);
@@ -209,6 +217,7 @@ const ladder_case smem_banks_case = {
     .ceiling = LADDER_CEILING_BANDWIDTH,
     .variants = smem_banks_variants,
     .variant_count = (int)(sizeof smem_banks_variants / sizeof smem_banks_variants[0]),
+    .size_error = size_error,
     .create = create,
     .destroy = destroy,
     .fill_inputs = fill_inputs,

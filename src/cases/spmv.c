@@ -244,14 +244,27 @@ long long spmv_plan_tasks(const int *row_ptr, int rows, spmv_task *tasks)
     return count;
 }
 
+/* The form and the row count; the file's own contents are checked when it is
+ * loaded (the command line loads it once before the GPU is opened). */
+static int size_error(const ladder_size *size, char *err, size_t err_len)
+{
+    if (strcmp(size->form, "file") == 0) {
+        if (size->input) return 0;
+        snprintf(err, err_len, "the file form reads a Matrix Market file: ladder run spmv --matrix FILE");
+        return 1;
+    }
+    if ((strcmp(size->form, "banded") != 0 && strcmp(size->form, "powerlaw") != 0) || size->count != 1) {
+        snprintf(err, err_len, "spmv sizes name a matrix: banded:ROWS or powerlaw:ROWS (e.g. banded:2^22), or "
+                               "use --matrix FILE");
+        return 1;
+    }
+    return 0;
+}
+
 static int load_matrix(const ladder_size *size, spmv_state *s, ladder_status *status, char *err, size_t err_len)
 {
     *status = LADDER_BAD_SIZE;
     if (strcmp(size->form, "file") == 0) {
-        if (!size->input) {
-            snprintf(err, err_len, "the file form reads a Matrix Market file: ladder run spmv --matrix FILE");
-            return -1;
-        }
         matrix_market_csr m;
         if (matrix_market_load(size->input, &m, err, err_len) != 0) return -1;
         if (m.nnz > SPMV_MAX_NNZ) {
@@ -268,11 +281,6 @@ static int load_matrix(const ladder_size *size, spmv_state *s, ladder_status *st
         }
         return 0;
     }
-    if ((strcmp(size->form, "banded") != 0 && strcmp(size->form, "powerlaw") != 0) || size->count != 1) {
-        snprintf(err, err_len, "spmv sizes name a matrix: banded:ROWS or powerlaw:ROWS (e.g. banded:2^22), or "
-                               "use --matrix FILE");
-        return -1;
-    }
     s->random_values = 1;
     if (spmv_generate(size->form, size->dim[0], &s->host, err, err_len) != 0) {
         *status = LADDER_NO_MEMORY;
@@ -283,6 +291,10 @@ static int load_matrix(const ladder_size *size, spmv_state *s, ladder_status *st
 
 static void *create(const ladder_size *size, ladder_status *status, char *err, size_t err_len)
 {
+    if (size_error(size, err, err_len)) {
+        *status = LADDER_BAD_SIZE;
+        return NULL;
+    }
     spmv_state *s = calloc(1, sizeof *s);
     if (!s) ladder_die("out of host memory");
     if (load_matrix(size, s, status, err, err_len) != 0) {
@@ -422,6 +434,7 @@ const ladder_case spmv_case = {
     .ceiling = LADDER_CEILING_BANDWIDTH,
     .variants = spmv_variants,
     .variant_count = (int)(sizeof spmv_variants / sizeof spmv_variants[0]),
+    .size_error = size_error,
     .create = create,
     .destroy = destroy,
     .fill_inputs = fill_inputs,

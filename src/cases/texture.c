@@ -389,15 +389,24 @@ static void make_sampled_textures(texture_state *s)
     }
 }
 
-static void *create(const ladder_size *size, ladder_status *status, char *err, size_t err_len)
+static int size_error(const ladder_size *size, char *err, size_t err_len)
 {
     long long rows = size->count == 2 ? size->dim[0] : 1, cols = size->dim[size->count - 1];
     if (size->count > 2 || rows > (1LL << 31) || cols > (1LL << 31) ||
         rows * cols > (1LL << 31) - 2 * TEXTURE_MAX_SHIFT) {
-        *status = LADDER_BAD_SIZE;
         snprintf(err, err_len, "texture takes ROWSxCOLS (or N, read as 1xN), at most 2^31 - 64 elements");
+        return 1;
+    }
+    return 0;
+}
+
+static void *create(const ladder_size *size, ladder_status *status, char *err, size_t err_len)
+{
+    if (size_error(size, err, err_len)) {
+        *status = LADDER_BAD_SIZE;
         return NULL;
     }
+    long long rows = size->count == 2 ? size->dim[0] : 1, cols = size->dim[size->count - 1];
     texture_state *s = calloc(1, sizeof *s);
     if (!s) ladder_die("out of host memory");
     s->inputs.rows = (int)rows;
@@ -485,6 +494,7 @@ const ladder_case texture_case = {
     .ceiling = LADDER_CEILING_BANDWIDTH,
     .variants = texture_variants,
     .variant_count = (int)(sizeof texture_variants / sizeof texture_variants[0]),
+    .size_error = size_error,
     .create = create,
     .destroy = destroy,
     .fill_inputs = fill_inputs,

@@ -327,11 +327,19 @@ static void destroy(void *opaque)
     free(s);
 }
 
-static void *create(const ladder_size *size, ladder_status *status, char *err, size_t err_len)
+static int size_error(const ladder_size *size, char *err, size_t err_len)
 {
     if (size->count != 1 || size->dim[0] < (1LL << TRANSFER_SWEEP_MIN_LOG2)) {
-        *status = LADDER_BAD_SIZE;
         snprintf(err, err_len, "transfer takes one size in bytes, at least 4096 (2^12): the largest transfer");
+        return 1;
+    }
+    return 0;
+}
+
+static void *create(const ladder_size *size, ladder_status *status, char *err, size_t err_len)
+{
+    if (size_error(size, err, err_len)) {
+        *status = LADDER_BAD_SIZE;
         return NULL;
     }
     transfer_state *s = calloc(1, sizeof *s);
@@ -548,6 +556,7 @@ const ladder_case transfer_case = {
     .ceiling = LADDER_CEILING_BANDWIDTH,
     .variants = transfer_variants,
     .variant_count = VARIANT_COUNT,
+    .size_error = size_error,
     .create = create,
     .destroy = destroy,
     .fill_inputs = fill_inputs,

@@ -82,19 +82,27 @@ static void destroy(void *opaque)
     free(s);
 }
 
-static void *create(const ladder_size *size, ladder_status *status, char *err, size_t err_len)
+static int size_error(const ladder_size *size, char *err, size_t err_len)
 {
     if (size->count < 1 || size->count > 2) {
-        *status = LADDER_BAD_SIZE;
         snprintf(err, err_len, "transpose takes ROWSxCOLS or N");
-        return NULL;
+        return 1;
     }
     long long rows = size->dim[0], cols = size->count == 2 ? size->dim[1] : size->dim[0];
     if (rows > TRANSPOSE_MAX_DIM || cols > TRANSPOSE_MAX_DIM) {
-        *status = LADDER_BAD_SIZE;
         snprintf(err, err_len, "each dimension must be at most %d", TRANSPOSE_MAX_DIM);
+        return 1;
+    }
+    return 0;
+}
+
+static void *create(const ladder_size *size, ladder_status *status, char *err, size_t err_len)
+{
+    if (size_error(size, err, err_len)) {
+        *status = LADDER_BAD_SIZE;
         return NULL;
     }
+    long long rows = size->dim[0], cols = size->count == 2 ? size->dim[1] : size->dim[0];
     transpose_state *s = calloc(1, sizeof *s);
     if (!s) ladder_die("out of host memory");
     s->rows = (int)rows;
@@ -157,6 +165,7 @@ const ladder_case transpose_case = {
     .ceiling = LADDER_CEILING_BANDWIDTH,
     .variants = transpose_variants,
     .variant_count = (int)(sizeof transpose_variants / sizeof transpose_variants[0]),
+    .size_error = size_error,
     .create = create,
     .destroy = destroy,
     .fill_inputs = fill_inputs,
