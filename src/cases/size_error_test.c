@@ -44,6 +44,8 @@ int main(void)
         {"transfer", "4095", "at least 4096"},
         {"coalescing", "1000", "a multiple of 24"},
         {"spmv", "1000", "banded:ROWS or powerlaw:ROWS"},
+        {"spmv", "powerlaw:2^31", "rows do not fit 32-bit indices"},
+        {"spmv", "banded:2^27", "more than 32-bit row pointers hold"},
         {"gemv_t", "2x3x4", "gemv_t takes MxN"},
     };
     for (size_t k = 0; k < sizeof refused / sizeof refused[0]; ++k) {

@@ -90,14 +90,30 @@ static void powerlaw_columns(long long row, int *col, int length, long long n)
     }
 }
 
+/* Whether a generated matrix fits 32-bit indices: row lengths only, no
+ * memory, so sizes are checked before the device is opened. */
+static int generated_size_error(const char *form, long long rows, char *err, size_t err_len)
+{
+    if (rows > 0x7ffffffeLL) {
+        snprintf(err, err_len, "%lld rows do not fit 32-bit indices", rows);
+        return 1;
+    }
+    int banded = strcmp(form, "banded") == 0;
+    long long nnz = 0;
+#pragma omp parallel for reduction(+ : nnz) schedule(static)
+    for (long long r = 0; r < rows; ++r) nnz += banded ? banded_length(r, rows) : powerlaw_length(r, rows);
+    if (nnz > SPMV_MAX_NNZ) {
+        snprintf(err, err_len, "%s:%lld has %lld entries, more than 32-bit row pointers hold", form, rows, nnz);
+        return 1;
+    }
+    return 0;
+}
+
 int spmv_generate(const char *form, long long rows, spmv_host_csr *out, char *err, size_t err_len)
 {
     memset(out, 0, sizeof *out);
+    if (generated_size_error(form, rows, err, err_len)) return -1;
     int banded = strcmp(form, "banded") == 0;
-    if (rows > 0x7ffffffeLL) {
-        snprintf(err, err_len, "%lld rows do not fit 32-bit indices", rows);
-        return -1;
-    }
     out->rows = out->cols = (int)rows;
     out->row_ptr = malloc(((size_t)rows + 1) * sizeof *out->row_ptr);
     if (!out->row_ptr) {
@@ -106,13 +122,8 @@ int spmv_generate(const char *form, long long rows, spmv_host_csr *out, char *er
     }
     long long nnz = 0;
     for (long long r = 0; r < rows; ++r) {
-        out->row_ptr[r] = (int)(nnz < SPMV_MAX_NNZ ? nnz : 0);
+        out->row_ptr[r] = (int)nnz;
         nnz += banded ? banded_length(r, rows) : powerlaw_length(r, rows);
-    }
-    if (nnz > SPMV_MAX_NNZ) {
-        snprintf(err, err_len, "%s:%lld has %lld entries, more than 32-bit row pointers hold", form, rows, nnz);
-        spmv_host_csr_free(out);
-        return -1;
     }
     out->row_ptr[rows] = (int)nnz;
     out->nnz = (int)nnz;
@@ -244,8 +255,9 @@ long long spmv_plan_tasks(const int *row_ptr, int rows, spmv_task *tasks)
     return count;
 }
 
-/* The form and the row count; the file's own contents are checked when it is
- * loaded (the command line loads it once before the GPU is opened). */
+/* The form and, for a generated matrix, whether it fits 32-bit indices; the
+ * file's own contents are checked when it is loaded (the command line loads
+ * it once before the GPU is opened). */
 static int size_error(const ladder_size *size, char *err, size_t err_len)
 {
     if (strcmp(size->form, "file") == 0) {
@@ -258,7 +270,7 @@ static int size_error(const ladder_size *size, char *err, size_t err_len)
                                "use --matrix FILE");
         return 1;
     }
-    return 0;
+    return generated_size_error(size->form, size->dim[0], err, err_len);
 }
 
 static int load_matrix(const ladder_size *size, spmv_state *s, ladder_status *status, char *err, size_t err_len)
