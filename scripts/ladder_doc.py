@@ -21,7 +21,11 @@ NUMBER_OR_NULL = ("median_ms", "rel_spread", "gbps", "gflops", "bytes", "flops",
 
 
 class DocumentError(Exception):
-    pass
+    """str() is "PATH: what is wrong"; .path and .reason apart, for callers that phrase it their way."""
+
+    def __init__(self, text):
+        super().__init__(text)
+        self.path, _, self.reason = text.partition(": ")
 
 
 def type_name(t):
