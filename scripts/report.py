@@ -66,7 +66,11 @@ class Axis:
         v = math.log10(max(v, 1e-300)) if self.log else v
         return self.p0 + (v - self.lo) / (self.hi - self.lo) * (self.p1 - self.p0)
 
-    def ticks(self, fmt):
+    def ticks(self, fmt, base=10):
+        if self.log and base == 2:
+            a, b = math.ceil(self.lo / math.log10(2)), math.floor(self.hi / math.log10(2))
+            step = 2 * max(1, (b - a) // 16)
+            return [(2 ** e, fmt(2 ** e)) for e in range(a, b + 1) if (e - a) % step == 0]
         if self.log:
             a, b = math.floor(self.lo), math.ceil(self.hi)
             step = max(1, (b - a) // 8)
@@ -88,10 +92,10 @@ def si(v):
     return f"{v:g}"
 
 
-def frame(x, y, xlabel, ylabel, xfmt=si, yfmt=si, width=WIDTH, height=HEIGHT):
+def frame(x, y, xlabel, ylabel, xfmt=si, yfmt=si, width=WIDTH, height=HEIGHT, xbase=10):
     parts = [f'<rect x="{LEFT}" y="{TOP}" width="{width - LEFT - RIGHT}" height="{height - TOP - BOTTOM}" '
              f'fill="none" stroke="#999"/>']
-    for v, label in x.ticks(xfmt):
+    for v, label in x.ticks(xfmt, xbase):
         parts.append(f'<line x1="{x(v):.1f}" y1="{TOP}" x2="{x(v):.1f}" y2="{height - BOTTOM}" stroke="#eee"/>')
         parts.append(text(x(v), height - BOTTOM + 14, label, "middle"))
     for v, label in y.ticks(yfmt):
@@ -217,7 +221,8 @@ def series_of(records):
     for r in records:
         m = SERIES.match(r["variant"])
         if m and not r["baseline"]:
-            name = m["pre"] + ("_N" + m["unit"] if m["unit"] else "_N") + m["post"]
+            # KiB, MiB and GiB rungs are one series of byte counts.
+            name = m["pre"] + ("_SIZE" if m["unit"] else "_N") + m["post"]
             out.setdefault(name, []).append((int(m["num"]) * UNITS[m["unit"]], r))
     return {k: sorted(v, key=lambda p: p[0]) for k, v in out.items() if len(v) >= 3}
 
@@ -233,7 +238,7 @@ def metric(records):
 
 def fitted(doc, case, size, name):
     """The transfer fit of a series (latency + bytes / bandwidth), when the run derived one."""
-    prefix = name.split("_N")[0]
+    prefix = re.split(r"_N|_SIZE", name, maxsplit=1)[0]
     got = {s["name"]: s["value"] for s in doc.get("summaries", [])
            if s.get("case") == case and s.get("size") == size and isinstance(s.get("name"), str)}
     lat, bw = got.get(prefix + "_latency_us"), got.get(prefix + "_bandwidth_gbps")
@@ -245,8 +250,8 @@ def sweep_charts(case, size, runs_records, runs):
     families = {}
     for k, records in enumerate(runs_records):
         for name, pts in series_of(records).items():
-            unit = "bytes" if name.split("_N", 1)[1][:3] in ("KiB", "MiB", "GiB") else ""
-            post = name.split("_N", 1)[1]
+            unit = "bytes" if "_SIZE" in name else ""
+            post = re.split(r"_N|_SIZE", name, maxsplit=1)[1]
             key = (unit, post, tuple(p[0] for p in pts))
             families.setdefault(key, {}).setdefault(name, {})[k] = pts
     charts = []
@@ -264,7 +269,11 @@ def sweep_charts(case, size, runs_records, runs):
         xfmt = (lambda v: byte_text(v)) if unit else si
         names = " / ".join(members)
         xlabel = ("copy size" if unit else names.replace("_N", " N")) + (" (log scale)" if log_x else "")
-        parts = frame(xa, ya, xlabel, ylabel, xfmt=xfmt, height=h)
+        parts = frame(xa, ya, xlabel, ylabel, xfmt=xfmt, height=h, xbase=2 if unit else 10)
+        clip = f"clip{len(charts)}-{abs(hash((case, size, xs))) % 10**8}"
+        parts.append(f'<clipPath id="{clip}"><rect x="{LEFT}" y="{TOP}" width="{WIDTH - LEFT - RIGHT}" '
+                     f'height="{h - TOP - BOTTOM}"/></clipPath>')
+        fits = []
         ly = TOP + 10
         for i, (name, by_run) in enumerate(members.items()):
             colour = PALETTE[i % len(PALETTE)]
@@ -285,10 +294,11 @@ def sweep_charts(case, size, runs_records, runs):
                     lat, bw = fit
                     samples = [min(xs) * (max(xs) / min(xs)) ** (j / 60) for j in range(61)]
                     curve = [(b, b / (lat * 1e-6 + b / (bw * 1e9)) / 1e9) for b in samples]
+                    fits.append(f"{name.replace('_SIZE', '')}{who}: {lat:.1f} µs + bytes / {bw:.1f} GB/s")
                     parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="1" stroke-dasharray="2 3" '
-                                 f'points="' + " ".join(f"{xa(b):.1f},{ya(g):.1f}" for b, g in curve) + '">'
+                                 f'clip-path="url(#{clip})" points="' + " ".join(f"{xa(b):.1f},{ya(g):.1f}" for b, g in curve) + '">'
                                  f'<title>fit: {lat:.2f} µs + bytes / {bw:.1f} GB/s</title></polyline>')
-                label = name + who + (f" (fit: {lat:.1f} µs + bytes / {bw:.1f} GB/s, dotted)" if fit else "")
+                label = name.replace("_SIZE", "_size") + who
                 parts.append(f'<line x1="{WIDTH - RIGHT - 160}" y1="{ly - 4}" x2="{WIDTH - RIGHT - 140}" y2="{ly - 4}" '
                              f'stroke="{colour}" stroke-width="2"{RUN_DASH[k]}/>')
                 short = label if len(label) < 34 else label[:33] + "…"
@@ -296,6 +306,9 @@ def sweep_charts(case, size, runs_records, runs):
                              f'{esc(short)}</text>')
                 ly += 14
         charts.append(svg("".join(parts), height=h, extra=' class="sweep"'))
+        if fits:
+            charts.append("<p class='fit'><small>Dotted: time = latency + bytes / bandwidth, fitted by the run "
+                          "(each size weighted by how tightly it was measured): " + esc("; ".join(fits)) + ".</small></p>")
     return charts
 
 
@@ -321,7 +334,11 @@ def bars(records_by_run, runs):
     row = 16 * nruns + 4
     height = 20 + row * len(order)
     left, right = 230, WIDTH - 230
-    top = max([1.0] + [r.get("fraction_of_ceiling") or 0 for records in records_by_run for r in records])
+    # Rungs without bytes or flops (bank conflicts, instruction forms) have no fraction of a ceiling:
+    # their bars are the speedup over the first rung instead.
+    key = "fraction_of_ceiling" if any(ladder_doc.finite(r.get("fraction_of_ceiling")) and r["fraction_of_ceiling"] > 0
+                                       for records in records_by_run for r in records) else "speedup"
+    top = max([1.0] + [r.get(key) or 0 for records in records_by_run for r in records if not r["skipped"]])
     parts = []
     for i, name in enumerate(order):
         y0 = 10 + row * i
@@ -339,7 +356,7 @@ def bars(records_by_run, runs):
                 parts.append(text(left + 4, y + 12, who + "skipped: " + (reason if len(reason) <= 70 else reason[:67] + "…"),
                                   extra=' fill="#888"'))
                 continue
-            f = r.get("fraction_of_ceiling") or 0
+            f = r.get(key) or 0
             colour = "#c33" if not r["valid"] else ("#999" if r["baseline"] else "#1f77b4")
             flagged = ladder_doc.record_flags(r)
             stroke = f' stroke="{FLAG_COLOUR}" stroke-width="2"' if flagged else ""
@@ -348,9 +365,12 @@ def bars(records_by_run, runs):
             parts.append(f'<rect class="bar" x="{left}" y="{y + 2}" width="{w:.1f}" height="12" fill="{colour}"'
                          f'{opacity}{stroke}><title>{esc(who + name)}: {esc(time_label(r))}{esc(flags_text(r))}</title></rect>')
             speedup = f", {r['speedup']:.2f}×" if ladder_doc.finite(r.get("speedup")) else ""
-            parts.append(text(left + w + 4, y + 12, f"{who}{100 * f:.1f}%{speedup}{flags_text(r)}",
+            shown = f"{100 * f:.1f}%{speedup}" if key == "fraction_of_ceiling" else f"{f:.2f}× the first rung"
+            parts.append(text(left + w + 4, y + 12, f"{who}{shown}{flags_text(r)}",
                               extra=f' fill="{FLAG_COLOUR}"' if flagged else ""))
     x1 = left + (right - left) / top
+    if key == "speedup":
+        parts.append(text(x1, height - 2, "1× (the first rung)", "middle", 9, ' fill="#c00"'))
     parts.append(f'<line x1="{x1:.1f}" y1="5" x2="{x1:.1f}" y2="{height - 5}" stroke="#c00" stroke-dasharray="4 3"/>')
     return svg("".join(parts), height=height, extra=' class="bars"')
 
@@ -464,8 +484,9 @@ def page(runs):
                 out += charts
             if any(rest):
                 out.append("<p>Fraction of the measured ceiling (dashed line) per rung, with the speedup over the "
-                           "first rung; * marks the vendor baseline; red: failed validation; orange outline: "
-                           "contended, noisy or throttled.</p>")
+                           "first rung (or the speedup alone, dashed at 1×, where the rungs have no bytes or flops); "
+                           "* marks the vendor baseline; red: failed validation; orange outline: contended, noisy or "
+                           "throttled.</p>")
                 out.append(bars(rest, runs))
         out.append("</section>")
     out.append(f"<script>{SCRIPT}</script></body></html>")
