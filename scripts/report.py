@@ -143,16 +143,16 @@ def roofline(runs, colours):
     parts.append(f'<clipPath id="plot"><rect x="{LEFT}" y="{TOP}" width="{WIDTH - LEFT - RIGHT}" '
                  f'height="{HEIGHT - TOP - BOTTOM}"/></clipPath>')
     xs0, xs1 = 10 ** x.lo, 10 ** x.hi
+    label_y = []  # the flat roofs' names of both runs, kept apart
     for k, (flat, bw) in enumerate(roofs):
-        label_y = []
-        who = f"{runs[k][1]['device']['name']}: " if len(runs) > 1 else ""
+        who = f"{tag(runs, k)}: " if len(runs) > 1 else ""
         if ladder_doc.finite(bw) and bw > 0:
             top = max(v for _, v in flat) if flat else bw * xs1
             ridge = top / bw
             parts.append(f'<line class="ceiling" x1="{x(xs0):.1f}" y1="{y(bw * xs0):.1f}" x2="{x(ridge):.1f}" '
                          f'y2="{y(top):.1f}" stroke="#c00" stroke-width="1.5" clip-path="url(#plot)"{RUN_DASH[k]}>'
                          f'<title>{esc(who)}copy bandwidth {bw:,.0f} GB/s</title></line>')
-            tx = max(x(xs0) + 5, min(x(ridge) - 150, x(ridge / 8)))
+            tx = max(x(xs0) + 5, x(ridge) - 270 - 170 * k)  # left of the flat roofs' names
             ty = y(bw * (10 ** ((tx - x.p0) / (x.p1 - x.p0) * (x.hi - x.lo) + x.lo))) - 6
             parts.append(text(tx, ty, f"{who}bandwidth {bw:,.0f} GB/s", size=10,
                               extra=f' fill="#c00" transform="rotate({roof_angle(x, y, bw):.1f} {tx:.1f} {ty:.1f})"'))
@@ -182,7 +182,7 @@ def roofline(runs, colours):
                              " ".join(f"{x(r['flops'] / r['bytes']):.1f},{y(r['gflops']):.1f}" for r in climb) + '"/>')
             for r in rs:
                 px, py = x(r["flops"] / r["bytes"]), y(r["gflops"])
-                run_name = f"{runs[k][0]}: " if len(runs) > 1 else ""
+                run_name = f"{tag(runs, k)} ({runs[k][1]['device']['name']}): " if len(runs) > 1 else ""
                 title = (f"{run_name}{case} {size} #{r['index']} {r['variant']}{' (baseline)' if r['baseline'] else ''}: "
                          f"{r['gflops']:,.0f} GFLOP/s at {r['flops'] / r['bytes']:.3g} FLOP/B{flags_text(r)}")
                 stroke = FLAG_COLOUR if ladder_doc.record_flags(r) else colour
@@ -195,6 +195,11 @@ def roofline(runs, colours):
             group.append("</g>")
             parts.append("".join(group))
     return svg("".join(parts), extra=' id="roofline-svg"')
+
+
+def tag(runs, k):
+    """How the page names a run when there are two: A, B."""
+    return "AB"[k]
 
 
 def roof_angle(x, y, bw):
@@ -279,7 +284,7 @@ def sweep_charts(case, size, runs_records, runs):
             colour = PALETTE[i % len(PALETTE)]
             for k, pts in by_run.items():
                 pts = [(xv, r) for xv, r in pts if not r["skipped"]]
-                who = f" [{runs[k][0]}]" if len(runs) > 1 else ""
+                who = f" [{tag(runs, k)}]" if len(runs) > 1 else ""
                 parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="1.8"{RUN_DASH[k]} points="' +
                              " ".join(f"{xa(xv):.1f},{ya(value(r)):.1f}" for xv, r in pts) + '"/>')
                 for xv, r in pts:
@@ -347,7 +352,7 @@ def bars(records_by_run, runs):
         for k, lk in enumerate(lookup):
             r = lk.get(name)
             y = y0 + 16 * k
-            who = f"[{runs[k][0]}] " if nruns > 1 else ""
+            who = f"[{tag(runs, k)}] " if nruns > 1 else ""
             if r is None:
                 parts.append(text(left + 4, y + 12, who + "not in this run", extra=' fill="#888"'))
                 continue
