@@ -23,7 +23,9 @@ CEILINGS = (("bandwidth", "bandwidth_gbps"), ("FP32", "fma_gflops"), ("cuBLAS", 
 
 
 def ceiling_ratios(a, b):
-    ca, cb = a["device"].get("ceilings") or {}, b["device"].get("ceilings") or {}
+    # The tensor ceilings may sit in "ceilings" or beside it in "device".
+    ca = {**a["device"], **(a["device"].get("ceilings") or {})}
+    cb = {**b["device"], **(b["device"].get("ceilings") or {})}
     out = {}
     for name, key in CEILINGS:
         if ladder_doc.finite(ca.get(key)) and ladder_doc.finite(cb.get(key)) and ca[key] > 0:
@@ -31,7 +33,8 @@ def ceiling_ratios(a, b):
     return out
 
 
-LIMITER = {"bandwidth_gbps": "bandwidth", "fma_gflops": "FP32"}
+LIMITER = {"bandwidth_gbps": "bandwidth", "fma_gflops": "FP32", "sgemm_gflops": "cuBLAS",
+           "tensor_bf16_gflops": "tensor"}
 
 
 def keyed(doc):

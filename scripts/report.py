@@ -398,6 +398,10 @@ def run_header(label, path, doc):
         v = c.get(key, d.get(key))
         if ladder_doc.finite(v):
             facts.append(f"{name} {v:,.0f} {unit}")
+    peaks = [f"{name} {d[key]:,.0f} {unit}" for name, key, unit in (
+        ("DRAM", "peak_dram_gbps", "GB/s"), ("FP32", "peak_fp32_gflops", "GFLOP/s"),
+        ("TF32 tensor", "peak_tf32_tensor_gflops", "GFLOP/s"), ("BF16 tensor", "peak_bf16_tensor_gflops", "GFLOP/s"))
+        if ladder_doc.finite(d.get(key))]
     bits = [f"<b>{esc(label)}</b> <code>{esc(path)}</code>: {esc(d['name'])}"]
     if d.get("cc"):
         bits.append(f", compute capability {esc(d['cc'])}, {esc(d.get('sm_count', '?'))} SMs")
@@ -406,6 +410,8 @@ def run_header(label, path, doc):
     bits.append(". ")
     if facts:
         bits.append("Measured ceilings: " + esc(", ".join(facts)) + ". ")
+    if peaks:
+        bits.append("Theoretical: " + esc(", ".join(peaks)) + ". ")
     if isinstance(doc.get("command"), str):
         bits.append(f"Command: <code>{esc(doc['command'])}</code>" +
                     (f", seed {esc(doc['seed'])}" if "seed" in doc else "") + ".")
