@@ -53,7 +53,8 @@ def compare(a, b, threshold):
             missing.append(key)
             continue
         if x["skipped"] or y["skipped"] or not (x["median_ms"] or 0) > 0 or not (y["median_ms"] or 0) > 0:
-            why = "skipped in A" if x["skipped"] else "skipped in B" if y["skipped"] else "no time"
+            why = ("skipped in both" if x["skipped"] and y["skipped"] else "skipped in A" if x["skipped"]
+                   else "skipped in B" if y["skipped"] else "no time")
             not_compared.append((key, why))
             continue
         ratio = x["median_ms"] / y["median_ms"]
