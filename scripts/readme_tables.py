@@ -1,17 +1,24 @@
 #!/usr/bin/env python3
-"""Regenerate README.md's results section from docs/results/*.json.
+"""Regenerate the results in README.md and docs/results/GPU.md from docs/results/*.json.
 
 Usage: scripts/readme_tables.py [README.md] [RESULTS.json ...]
-The section between the markers <!-- results:begin --> and <!-- results:end -->
-is replaced; nothing in it is typed by hand. For each GPU (by device name)
-each case comes from the newest timing run of that GPU; runs made with --ncu
-(records with counters) are shown apart, with their counters.
+README.md's section between <!-- results:begin --> and <!-- results:end --> gets the best rung of
+each ladder on each GPU and links to one generated page per GPU, docs/results/NAME.md (NAME: the
+device name in lower case, dashes between words), which holds every rung of every ladder. Nothing
+in them is typed by hand. For each GPU each case comes from the newest timing run of that GPU that
+has it; runs made with --ncu (records with counters) are shown apart, with their counters. A
+partial document (a run stopped before its end) is used for the cases it holds, and said to be
+partial; contended, noisy and throttled records say so in their check column.
 """
 import glob
 import json
 import math
 import os
+import re
 import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+import ladder_doc  # noqa: E402
 
 BEGIN, END = "<!-- results:begin -->", "<!-- results:end -->"
 
@@ -40,12 +47,14 @@ def device_text(doc, path):
     d = doc["device"]
     c = d.get("ceilings") or {}
     return (
-        f"**{d['name']}** (cc {d['cc']}, {d['sm_count']} SMs), `{os.path.basename(path)}`"
+        f"**{d['name']}** (cc {d.get('cc', '?')}, {d.get('sm_count', '?')} SMs), `{os.path.basename(path)}`"
         f"{', ' + doc['date'] if 'date' in doc else ''}, "
-        f"command `{doc['command']}`. Measured ceilings: cudaMemcpy D2D {c.get('memcpy_gbps', 0):.0f} GB/s, "
+        f"command `{doc.get('command', '?')}`. Measured ceilings: cudaMemcpy D2D {c.get('memcpy_gbps', 0):.0f} GB/s, "
         f"copy kernel {c.get('copy_kernel_gbps', 0):.0f} GB/s, FMA {c.get('fma_gflops', 0):.0f} GFLOP/s, "
         f"cuBLAS SGEMM {c.get('sgemm_gflops', 0):.0f} GFLOP/s (FP32, no TF32); theoretical DRAM "
-        f"{d['peak_dram_gbps']:.0f} GB/s, FP32 {d['peak_fp32_gflops']:.0f} GFLOP/s."
+        f"{d.get('peak_dram_gbps', 0):.0f} GB/s, FP32 {d.get('peak_fp32_gflops', 0):.0f} GFLOP/s."
+        + (f" **This document is {ladder_doc.partial_text(doc)}.**" if ladder_doc.is_partial(doc) else "")
+        + (" " + ladder_doc.contention_text(doc) if ladder_doc.contention_text(doc) else "")
     )
 
 
@@ -69,7 +78,7 @@ def case_table(records):
     head = records[0]
     records, note = condensed(records)
     lines = [
-        f"#### {head['case']} {head['size']}",
+        f"### {head['case']} {head['size']}",
         "",
         *([note, ""] if note else []),
         "| # | variant | median | spread | GB/s | GFLOP/s | of bandwidth | of FP32 | speedup | vs baseline | check |",
@@ -78,16 +87,16 @@ def case_table(records):
     for r in records:
         name = r["variant"] + (" (baseline)" if r["baseline"] else "")
         if r["skipped"]:
-            lines.append(f"| {r['index']} | {name} | skipped: {r['reason']} | | | | | | | | |")
+            lines.append(f"| {r['index']} | {name} | skipped: {r.get('reason')} | | | | | | | | |")
             continue
         lines.append(
             "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
-                r["index"], name, time_text(r["median_ms"]), number(percent(r["rel_spread"]), "{:.1f}%"),
-                number(r["gbps"], "{:.0f}"), number(r["gflops"], "{:.0f}"),
+                r["index"], name, time_text(r["median_ms"]), number(percent(r.get("rel_spread")), "{:.1f}%"),
+                number(r.get("gbps"), "{:.0f}"), number(r.get("gflops"), "{:.0f}"),
                 number(percent(r.get("fraction_of_bandwidth")), "{:.1f}%"),
                 number(percent(r.get("fraction_of_fp32")), "{:.1f}%"),
-                number(r["speedup"], "{:.2f}×"), number(r["ratio_to_baseline"], "{:.3f}"),
-                ("ok" if r["valid"] else "FAIL") + (" (throttled)" if r["throttled"] else ""),
+                number(r.get("speedup"), "{:.2f}×"), number(r.get("ratio_to_baseline"), "{:.3f}"),
+                ("ok" if r["valid"] else "FAIL") + "".join(f" ({f})" for f in ladder_doc.record_flags(r)),
             )
         )
     if any(r.get("counters") for r in records):
@@ -175,78 +184,110 @@ def newest_per_case(docs):
     return sorted(records, key=lambda item: rank.get(item[2]["case"], len(rank)))
 
 
-def section(paths):
-    """Per GPU, each case from the newest timing run of that GPU; --ncu runs add their counters."""
+def slug(name):
+    """The file name of a GPU's page: 'NVIDIA H100 80GB HBM3' -> 'nvidia-h100-80gb-hbm3'."""
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+def load_devices(paths):
     devices = {}
     for path in paths:
-        with open(path) as f:
-            doc = json.load(f)
+        doc = ladder_doc.load(path)
         profiled = any(r.get("counters") for r in doc["results"])
         devices.setdefault(doc["device"]["name"], {"timing": [], "ncu": []})["ncu" if profiled else "timing"].append(
             (path, doc))
-    order = sorted(devices)  # by name: the page does not reshuffle when one GPU gets a newer run
-    out = ["_Generated by `scripts/readme_tables.py` from the JSON files in `docs/results/`: for each GPU, each "
-           "case from the newest run of that GPU that has it._", ""]
+    return devices
 
+
+def summary(devices, link_dir):
+    """README's part: the best rung of each ladder on each GPU, and a link to each GPU's page."""
+    order = sorted(devices)  # by name: the page does not reshuffle when one GPU gets a newer run
     chosen = {name: newest_per_case(devices[name]["timing"]) for name in order}
     best = {name: best_rungs([r for _, _, r in chosen[name]]) for name in order}
     keys = []
     for name in order:
         keys += [k for k in best[name] if k not in keys]
-    out += ["### The best rung of each ladder, on each GPU", "",
-            "Ratio to the case's baseline run in the same process (> 1 is faster than the baseline) and the "
-            "fraction of the measured ceiling (bandwidth or FP32, whichever limits).", "",
-            "| case | size | " + " | ".join(f"{n}: best rung | vs baseline | of ceiling" for n in order) + " |",
-            "|---|---|" + "---|---:|---:|" * len(order)]
+    out = ["_Generated by `scripts/readme_tables.py` from the JSON files in `docs/results/`: for each GPU, each "
+           "case from the newest run of that GPU that has it._", "",
+           "Ratio to the case's baseline run in the same process (> 1 is faster than the baseline) and the "
+           "fraction of the measured ceiling (bandwidth or FP32, whichever limits). Ladders that measure an effect "
+           "(coalescing, banks, occupancy, transfers, instructions, textures) have no best rung: see each GPU's page.",
+           "",
+           "| case | size | " + " | ".join(f"{n}: best rung | vs baseline | of ceiling" for n in order) + " |",
+           "|---|---|" + "---|---:|---:|" * len(order)]
     for case, size in keys:
         cells = []
         for name in order:
             r = best[name].get((case, size))
-            cells += ([r["variant"], number(r["ratio_to_baseline"], "{:.3f}"),
+            mark = "".join(f" ({f})" for f in ladder_doc.record_flags(r)) if r else ""
+            cells += ([r["variant"] + mark, number(r["ratio_to_baseline"], "{:.3f}"),
                        number(percent(r.get("fraction_of_ceiling")), "{:.1f}%")] if r else ["-", "-", "-"])
         out.append(f"| {case} | {size} | " + " | ".join(cells) + " |")
     out.append("")
-
     for name in order:
-        docs_used = {}  # path -> document, in the order first used
-        by_case = {}
-        for path, doc, r in chosen[name]:
-            docs_used.setdefault(path, doc)
-            by_case.setdefault((path, r["case"], r["size"]), []).append(r)
-        out += [f"### {name}", ""]
-        for path, doc in docs_used.items():
-            out += [device_text(doc, path), ""]
-        out += ["<details><summary>Every rung of every ladder</summary>", ""]
-        for (path, case, size), records in by_case.items():
-            doc = docs_used[path]
-            out += [case_table(records), ""]
-            summary = summaries_table(doc, case, size)
-            if summary:
-                out += [summary, ""]
-        out += ["</details>", ""]
-        for path, doc in devices[name]["ncu"]:
-            out += [f"Counters from an `--ncu` run: {device_text(doc, path)}", "",
-                    "<details><summary>Timings and counters of that run</summary>", ""]
-            by_case = {}
-            for r in doc["results"]:
-                by_case.setdefault((r["case"], r["size"]), []).append(r)
-            for records in by_case.values():
-                out += [case_table(records), ""]
-            out += ["</details>", ""]
+        partial = [os.path.basename(p) for p, d in devices[name]["timing"] + devices[name]["ncu"] if ladder_doc.is_partial(d)]
+        note = f" (from partial runs: {', '.join(partial)})" if partial else ""
+        out.append(f"- [{name}: every rung of every ladder]({link_dir}/{slug(name)}.md){note}")
     return "\n".join(out)
+
+
+def device_page(name, entry):
+    """One GPU's page: every rung of every ladder, then any --ncu run's timings and counters."""
+    chosen = newest_per_case(entry["timing"])
+    docs_used = {}  # path -> document, in the order first used
+    by_case = {}
+    for path, doc, r in chosen:
+        docs_used.setdefault(path, doc)
+        by_case.setdefault((path, r["case"], r["size"]), []).append(r)
+    out = [f"# {name}", "",
+           "_Generated by `scripts/readme_tables.py` from the JSON files in `docs/results/`; do not edit by hand. "
+           "Each case comes from the newest run of this GPU that has it._", ""]
+    for path, doc in docs_used.items():
+        out += [device_text(doc, path), ""]
+    out += ["## Every rung of every ladder", ""]
+    for (path, case, size), records in by_case.items():
+        doc = docs_used[path]
+        out += [case_table(records), ""]
+        extra = summaries_table(doc, case, size)
+        if extra:
+            out += [extra, ""]
+    for path, doc in entry["ncu"]:
+        out += ["## Counters from an `--ncu` run", "", device_text(doc, path), ""]
+        cases = {}
+        for r in doc["results"]:
+            cases.setdefault((r["case"], r["size"]), []).append(r)
+        for records in cases.values():
+            out += [case_table(records), ""]
+    return "\n".join(out).rstrip() + "\n"
 
 
 def main():
     readme = sys.argv[1] if len(sys.argv) > 1 else "README.md"
-    paths = sys.argv[2:] or sorted(glob.glob(os.path.join(os.path.dirname(readme) or ".", "docs/results/*.json")))
-    text = open(readme).read()
+    results_dir = os.path.join(os.path.dirname(readme) or ".", "docs", "results")
+    paths = sys.argv[2:] or sorted(glob.glob(os.path.join(results_dir, "*.json")))
+    try:
+        devices = load_devices(paths)
+        with open(readme, encoding="utf-8") as f:
+            text = f.read()
+    except ladder_doc.DocumentError as e:
+        print(f"readme_tables: cannot use {e.path}: {e.reason}", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"readme_tables: cannot read {readme}: {e.strerror or e}", file=sys.stderr)
+        return 1
+    if BEGIN not in text or END not in text:
+        print(f"readme_tables: {readme} has no {BEGIN} ... {END} section to fill", file=sys.stderr)
+        return 1
     start, end = text.index(BEGIN) + len(BEGIN), text.index(END)
-    new = text[:start] + "\n" + section(paths) + "\n" + text[end:]
-    tmp = readme + ".tmp"
-    with open(tmp, "w") as f:
-        f.write(new)
-    os.replace(tmp, readme)
+    try:
+        for name, entry in devices.items():
+            ladder_doc.write_atomically(os.path.join(results_dir, slug(name) + ".md"), device_page(name, entry))
+        ladder_doc.write_atomically(readme, text[:start] + "\n" + summary(devices, "docs/results") + "\n" + text[end:])
+    except OSError as e:
+        print(f"readme_tables: cannot write: {e}", file=sys.stderr)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

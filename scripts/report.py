@@ -1,159 +1,537 @@
 #!/usr/bin/env python3
-"""ladder report: one HTML page from a results JSON.
+"""ladder report: one self-contained HTML page from one results document, or two overlaid.
 
-A roofline of every variant that does arithmetic, a chart per ladder (fraction
-of the ceiling, with the speedup over variant 0), and the long sweeps as line
-plots. Plain SVG, no plotting library needed.
+A roofline with each ladder drawn as a path from rung to rung in ladder order, every point named
+(its rung number beside it, its name and figures on hover) under the measured ceilings (copy
+bandwidth, FP32 FMA, cuBLAS SGEMM, the tensor-core rate when the run measured it). Then a section
+per case: the fraction of the ceiling per rung, and its sweeps (offsets, strides, sizes, occupancy
+levels: variants named PREFIX_N) as line plots, the transfer sizes with their fitted line. With two
+documents, B is drawn dashed and hollow over A. Partial documents, contended, noisy and throttled
+records are marked. Hand-written SVG and a few lines of script: the page opens offline.
 
-Usage: report.py RESULTS.json -o REPORT.html
+Usage: report.py RESULTS.json [B.json] -o REPORT.html
 """
 import argparse
 import html
-import json
 import math
 import os
+import re
 import sys
 
-WIDTH, HEIGHT, MARGIN = 720, 360, 60
+sys.path.insert(0, os.path.dirname(__file__))
+import ladder_doc  # noqa: E402
+
+WIDTH, HEIGHT = 900, 460
+LEFT, RIGHT, TOP, BOTTOM = 70, 20, 20, 50
+PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#7f7f7f",
+           "#bcbd22", "#393b79", "#637939", "#843c39", "#7b4173", "#3182bd", "#e6550d"]
+RUN_DASH = ["", ' stroke-dasharray="6 4"']
+FLAG_COLOUR = "#f90"
 
 
-def svg(body, width=WIDTH, height=HEIGHT):
-    return f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="11">{body}</svg>'
+def esc(s):
+    return html.escape(str(s), quote=True)
 
 
 def text(x, y, s, anchor="start", size=11, extra=""):
-    return f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}" font-size="{size}" {extra}>{html.escape(str(s))}</text>'
+    return f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}" font-size="{size}"{extra}>{esc(s)}</text>'
 
 
-def log_axis(lo, hi, n=None):
-    """Decades covering [lo, hi]."""
-    a, b = math.floor(math.log10(lo)), math.ceil(math.log10(hi))
-    return a, max(b, a + 1)
+def svg(body, width=WIDTH, height=HEIGHT, extra=""):
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
+            f'height="{height}" font-family="sans-serif" font-size="11"{extra}>{body}</svg>')
 
 
-def roofline(doc):
-    ceilings = doc["device"].get("ceilings") or {}
-    bw, fma = ceilings.get("bandwidth_gbps"), ceilings.get("fma_gflops")
-    points = [r for r in doc["results"] if not r["skipped"] and r.get("flops") and r.get("bytes") and r.get("gflops")]
-    if not points or not bw or not fma:
-        return "<p>No variant with both bytes and flops: no roofline.</p>"
-    intensities = [r["flops"] / r["bytes"] for r in points]
-    x0, x1 = log_axis(min(intensities + [fma / bw]) / 2, max(intensities + [fma / bw]) * 2)
-    y0, y1 = log_axis(min(r["gflops"] for r in points) / 2, fma * 1.5)
-    sx = lambda v: MARGIN + (math.log10(v) - x0) / (x1 - x0) * (WIDTH - 2 * MARGIN)
-    sy = lambda v: HEIGHT - MARGIN + (math.log10(v) - y0) / (y1 - y0) * -(HEIGHT - 2 * MARGIN)
-    parts = [f'<rect x="{MARGIN}" y="{MARGIN}" width="{WIDTH - 2 * MARGIN}" height="{HEIGHT - 2 * MARGIN}" fill="none" stroke="#999"/>']
-    for d in range(x0, x1 + 1):
-        parts.append(text(sx(10**d), HEIGHT - MARGIN + 15, f"1e{d}", "middle"))
-    for d in range(y0, y1 + 1):
-        parts.append(text(MARGIN - 5, sy(10**d) + 4, f"1e{d}", "end"))
-    ridge = fma / bw
-    roof = [(10**x0, bw * 10**x0), (ridge, fma), (10**x1, fma)]
-    roof = [(x, min(y, 10**y1)) for x, y in roof]
-    parts.append('<polyline fill="none" stroke="#c00" stroke-width="2" points="' +
-                 " ".join(f"{sx(x):.1f},{sy(max(y, 10**y0)):.1f}" for x, y in roof) + '"/>')
-    parts.append(text(sx(ridge), sy(fma) - 6, f"FMA {fma:.0f} GFLOP/s, copy {bw:.0f} GB/s, ridge {ridge:.1f} FLOP/B", "middle"))
-    for r, ai in zip(points, intensities):
-        label = f"{r['case']} {r['variant']}: {r['gflops']:.0f} GFLOP/s at {ai:.2f} FLOP/B"
-        parts.append(f'<circle cx="{sx(ai):.1f}" cy="{sy(r["gflops"]):.1f}" r="4" fill="#06c" fill-opacity="0.7"><title>{html.escape(label)}</title></circle>')
-    parts.append(text(WIDTH / 2, HEIGHT - 15, "arithmetic intensity (FLOP per byte of the problem)", "middle"))
-    parts.append(text(15, HEIGHT / 2, "GFLOP/s", "middle", extra=f'transform="rotate(-90 15 {HEIGHT / 2})"'))
-    return svg("".join(parts))
+def rate_text(v, unit):
+    return f"{v:.3g} {unit}" if v < 100 else f"{v:,.0f} {unit}"
 
 
-def bars(records):
-    """Fraction of the ceiling per variant, speedup over variant 0 as a label."""
-    rows = [r for r in records]
-    height = 30 + 18 * len(rows)
-    left, right = 200, WIDTH - 140
-    top = max([1.0] + [r["fraction_of_ceiling"] or 0 for r in rows])
-    parts = []
-    for i, r in enumerate(rows):
-        y = 20 + 18 * i
-        parts.append(text(left - 6, y + 12, r["variant"] + (" *" if r["baseline"] else ""), "end"))
-        if r["skipped"]:
-            reason = r["reason"] if len(r["reason"]) <= 60 else r["reason"][:57] + "..."
-            parts.append(text(left + 4, y + 12, "skipped: " + reason, extra='fill="#888"'))
+def flags_text(r):
+    f = ladder_doc.record_flags(r) + ([] if r["valid"] else ["FAILED validation"])
+    return f" ({', '.join(f)})" if f else ""
+
+
+class Axis:
+    """Maps a value range onto pixels, linear or logarithmic, and draws its ticks."""
+
+    def __init__(self, lo, hi, p0, p1, log):
+        self.log = log and lo > 0
+        if self.log:
+            lo, hi = math.log10(lo), math.log10(hi)
+        if hi <= lo:
+            hi = lo + 1
+        self.lo, self.hi, self.p0, self.p1 = lo, hi, p0, p1
+
+    def __call__(self, v):
+        v = math.log10(max(v, 1e-300)) if self.log else v
+        return self.p0 + (v - self.lo) / (self.hi - self.lo) * (self.p1 - self.p0)
+
+    def ticks(self, fmt, base=10):
+        if self.log and base == 2:
+            a, b = math.ceil(self.lo / math.log10(2)), math.floor(self.hi / math.log10(2))
+            step = 2 * max(1, (b - a) // 16)
+            return [(2 ** e, fmt(2 ** e)) for e in range(a, b + 1) if (e - a) % step == 0]
+        if self.log:
+            a, b = math.floor(self.lo), math.ceil(self.hi)
+            step = max(1, (b - a) // 8)
+            return [(10 ** d, fmt(10 ** d)) for d in range(a, b + 1, step) if self.lo - 1e-9 <= d <= self.hi + 1e-9]
+        span = self.hi - self.lo
+        step = 10 ** math.floor(math.log10(span / 5)) if span > 0 else 1
+        for m in (1, 2, 5, 10):
+            if span / (step * m) <= 8:
+                step *= m
+                break
+        first = math.ceil(self.lo / step) * step
+        return [(first + i * step, fmt(first + i * step)) for i in range(int((self.hi - first) / step + 1e-9) + 1)]
+
+
+def si(v):
+    for div, suffix in ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if abs(v) >= div:
+            return f"{v / div:g}{suffix}"
+    return f"{v:g}"
+
+
+def frame(x, y, xlabel, ylabel, xfmt=si, yfmt=si, width=WIDTH, height=HEIGHT, xbase=10):
+    parts = [f'<rect x="{LEFT}" y="{TOP}" width="{width - LEFT - RIGHT}" height="{height - TOP - BOTTOM}" '
+             f'fill="none" stroke="#999"/>']
+    for v, label in x.ticks(xfmt, xbase):
+        parts.append(f'<line x1="{x(v):.1f}" y1="{TOP}" x2="{x(v):.1f}" y2="{height - BOTTOM}" stroke="#eee"/>')
+        parts.append(text(x(v), height - BOTTOM + 14, label, "middle"))
+    for v, label in y.ticks(yfmt):
+        parts.append(f'<line x1="{LEFT}" y1="{y(v):.1f}" x2="{width - RIGHT}" y2="{y(v):.1f}" stroke="#eee"/>')
+        parts.append(text(LEFT - 5, y(v) + 4, label, "end"))
+    parts.append(text((LEFT + width - RIGHT) / 2, height - 12, xlabel, "middle"))
+    parts.append(text(14, (TOP + height - BOTTOM) / 2, ylabel, "middle",
+                      extra=f' transform="rotate(-90 14 {(TOP + height - BOTTOM) / 2:.1f})"'))
+    return parts
+
+
+# ---------------- the roofline ----------------
+
+def roofline_points(doc):
+    """The records a roofline can place: ran, checked, with both bytes and flops."""
+    return [r for r in doc["results"] if not r["skipped"] and r["valid"] and (r.get("flops") or 0) > 0
+            and (r.get("bytes") or 0) > 0 and (r.get("gflops") or 0) > 0]
+
+
+def roof_ceilings(doc):
+    """(name, GFLOP/s) of every flat roof the run measured, and its bandwidth."""
+    c = doc["device"].get("ceilings") or {}
+    d = doc["device"]
+    flat = [("FP32 FMA", c.get("fma_gflops")), ("cuBLAS SGEMM", c.get("sgemm_gflops")),
+            ("BF16 tensor", c.get("tensor_bf16_gflops") or d.get("tensor_bf16_gflops")),
+            ("cuBLAS BF16", c.get("cublas_bf16_gflops") or d.get("cublas_bf16_gflops"))]
+    return [(n, v) for n, v in flat if ladder_doc.finite(v) and v > 0], c.get("bandwidth_gbps")
+
+
+def roofline(runs, colours):
+    all_points = [(k, r) for k, (_, doc) in enumerate(runs) for r in roofline_points(doc)]
+    roofs = [roof_ceilings(doc) for _, doc in runs]
+    if not all_points:
+        return "<p>No rung with both bytes and flops: no roofline.</p>"
+    ai = [r["flops"] / r["bytes"] for _, r in all_points]
+    rates = [r["gflops"] for _, r in all_points]
+    for flat, bw in roofs:
+        for _, v in flat:
+            rates.append(v)
+            if ladder_doc.finite(bw) and bw > 0:
+                ai.append(v / bw)
+    x = Axis(min(ai) / 2, max(ai) * 2, LEFT, WIDTH - RIGHT, True)
+    y = Axis(min(rates) / 2, max(rates) * 2, HEIGHT - BOTTOM, TOP, True)
+    parts = frame(x, y, "arithmetic intensity (FLOP per byte the problem must move)", "GFLOP/s", yfmt=si)
+    parts.append(f'<clipPath id="plot"><rect x="{LEFT}" y="{TOP}" width="{WIDTH - LEFT - RIGHT}" '
+                 f'height="{HEIGHT - TOP - BOTTOM}"/></clipPath>')
+    xs0, xs1 = 10 ** x.lo, 10 ** x.hi
+    label_y = []  # the flat roofs' names of both runs, kept apart
+    for k, (flat, bw) in enumerate(roofs):
+        who = f"{tag(runs, k)}: " if len(runs) > 1 else ""
+        if ladder_doc.finite(bw) and bw > 0:
+            top = max(v for _, v in flat) if flat else bw * xs1
+            ridge = top / bw
+            parts.append(f'<line class="ceiling" x1="{x(xs0):.1f}" y1="{y(bw * xs0):.1f}" x2="{x(ridge):.1f}" '
+                         f'y2="{y(top):.1f}" stroke="#c00" stroke-width="1.5" clip-path="url(#plot)"{RUN_DASH[k]}>'
+                         f'<title>{esc(who)}copy bandwidth {bw:,.0f} GB/s</title></line>')
+            tx = max(x(xs0) + 5, x(ridge) - 270 - 170 * k)  # left of the flat roofs' names
+            ty = y(bw * (10 ** ((tx - x.p0) / (x.p1 - x.p0) * (x.hi - x.lo) + x.lo))) - 6
+            parts.append(text(tx, ty, f"{who}bandwidth {bw:,.0f} GB/s", size=10,
+                              extra=f' fill="#c00" transform="rotate({roof_angle(x, y, bw):.1f} {tx:.1f} {ty:.1f})"'))
+        for name, v in flat:
+            start = v / bw if ladder_doc.finite(bw) and bw > 0 else xs0
+            parts.append(f'<line class="ceiling" x1="{x(start):.1f}" y1="{y(v):.1f}" x2="{x(xs1):.1f}" y2="{y(v):.1f}" '
+                         f'stroke="#c00" stroke-width="1.5"{RUN_DASH[k]} clip-path="url(#plot)">'
+                         f'<title>{esc(who)}{esc(name)} {v:,.0f} GFLOP/s</title></line>')
+            ly = y(v) + 4
+            while any(abs(ly - o) < 11 for o in label_y):
+                ly += 11
+            label_y.append(ly)
+            # Left of the ridge, above the bandwidth roof, the plot is empty: the flat roofs' names go there.
+            parts.append(text(x(start) - 6, ly, f"{who}{name} {v:,.0f} GFLOP/s", "end", 10, ' fill="#c00"'))
+    for k, (_, doc) in enumerate(runs):
+        ladders = {}
+        for r in roofline_points(doc):
+            ladders.setdefault((r["case"], r["size"]), []).append(r)
+        for (case, size), rs in ladders.items():
+            colour = colours[case]
+            rs = sorted(rs, key=lambda r: r["index"])
+            climb = [r for r in rs if not r["baseline"]]
+            group = [f'<g class="ladder" data-case="{esc(case)}" data-run="{k}">']
+            if len(climb) > 1:
+                group.append(f'<polyline fill="none" stroke="{colour}" stroke-opacity="0.6" stroke-width="1.2"'
+                             f'{RUN_DASH[k]} points="' +
+                             " ".join(f"{x(r['flops'] / r['bytes']):.1f},{y(r['gflops']):.1f}" for r in climb) + '"/>')
+            for r in rs:
+                px, py = x(r["flops"] / r["bytes"]), y(r["gflops"])
+                run_name = f"{tag(runs, k)} ({runs[k][1]['device']['name']}): " if len(runs) > 1 else ""
+                title = (f"{run_name}{case} {size} #{r['index']} {r['variant']}{' (baseline)' if r['baseline'] else ''}: "
+                         f"{r['gflops']:,.0f} GFLOP/s at {r['flops'] / r['bytes']:.3g} FLOP/B{flags_text(r)}")
+                stroke = FLAG_COLOUR if ladder_doc.record_flags(r) else colour
+                fill = "white" if k else colour
+                shape = (f'<rect x="{px - 4:.1f}" y="{py - 4:.1f}" width="8" height="8"' if r["baseline"] else
+                         f'<circle cx="{px:.1f}" cy="{py:.1f}" r="4"')
+                group.append(f'{shape} class="pt" fill="{fill}" stroke="{stroke}" stroke-width="1.5">'
+                             f'<title>{esc(title)}</title>{"</rect>" if r["baseline"] else "</circle>"}')
+                group.append(text(px + 5, py - 4, r["index"], size=9, extra=f' fill="{colour}"'))
+            group.append("</g>")
+            parts.append("".join(group))
+    return svg("".join(parts), extra=' id="roofline-svg"')
+
+
+def tag(runs, k):
+    """How the page names a run when there are two: A, B."""
+    return "AB"[k]
+
+
+def roof_angle(x, y, bw):
+    """The on-screen angle of the bandwidth roof, for its label."""
+    a, b = 10 ** x.lo, 10 ** (x.lo + 1)
+    return math.degrees(math.atan2(y(bw * b) - y(bw * a), x(b) - x(a)))
+
+
+def legend(cases, colours):
+    items = "".join(f'<button type="button" class="legend" data-case="{esc(c)}" style="border-color:{colours[c]}">'
+                    f'<span style="background:{colours[c]}"></span>{esc(c)}</button>' for c in cases)
+    return f'<p class="legend-row">{items} <small>(click a case to hide or show its path)</small></p>'
+
+
+# ---------------- sweeps: variants named PREFIX_N[UNIT][_SUFFIX] ----------------
+
+SERIES = re.compile(r"^(?P<pre>[A-Za-z0-9_]*?)_(?P<num>\d+)(?P<unit>KiB|MiB|GiB)?(?P<post>(_[A-Za-z_]+)?)$")
+UNITS = {None: 1, "KiB": 2 ** 10, "MiB": 2 ** 20, "GiB": 2 ** 30}
+
+
+def series_of(records):
+    """name -> [(x, record)] for every run of at least three rungs that differ by one number."""
+    out = {}
+    for r in records:
+        m = SERIES.match(r["variant"])
+        if m and not r["baseline"]:
+            # KiB, MiB and GiB rungs are one series of byte counts.
+            name = m["pre"] + ("_SIZE" if m["unit"] else "_N") + m["post"]
+            out.setdefault(name, []).append((int(m["num"]) * UNITS[m["unit"]], r))
+    return {k: sorted(v, key=lambda p: p[0]) for k, v in out.items() if len(v) >= 3}
+
+
+def metric(records):
+    ran = [r for r in records if not r["skipped"]]
+    if ran and all((r.get("gbps") or 0) > 0 for r in ran):
+        return "gbps", "GB/s", lambda r: r["gbps"]
+    if ran and all((r.get("gflops") or 0) > 0 for r in ran):
+        return "gflops", "GFLOP/s", lambda r: r["gflops"]
+    return "time", "median time (µs), lower is faster", lambda r: r["median_ms"] * 1e3
+
+
+def fitted(doc, case, size, name):
+    """The transfer fit of a series (latency + bytes / bandwidth), when the run derived one."""
+    prefix = re.split(r"_N|_SIZE", name, maxsplit=1)[0]
+    got = {s["name"]: s["value"] for s in doc.get("summaries", [])
+           if s.get("case") == case and s.get("size") == size and isinstance(s.get("name"), str)}
+    lat, bw = got.get(prefix + "_latency_us"), got.get(prefix + "_bandwidth_gbps")
+    return (lat, bw) if ladder_doc.finite(lat) and ladder_doc.finite(bw) and bw > 0 else None
+
+
+def sweep_charts(case, size, runs_records, runs):
+    """One line plot per family of series that share their x values, both runs overlaid."""
+    families = {}
+    for k, records in enumerate(runs_records):
+        for name, pts in series_of(records).items():
+            unit = "bytes" if "_SIZE" in name else ""
+            post = re.split(r"_N|_SIZE", name, maxsplit=1)[1]
+            key = (unit, post, tuple(p[0] for p in pts))
+            families.setdefault(key, {}).setdefault(name, {})[k] = pts
+    charts = []
+    for (unit, post, xs), members in families.items():
+        all_records = [r for m in members.values() for pts in m.values() for _, r in pts]
+        key, ylabel, value = metric(all_records)
+        ran = [(xv, r) for m in members.values() for pts in m.values() for xv, r in pts if not r["skipped"]]
+        if not ran:
             continue
-        f = r["fraction_of_ceiling"] or 0
-        colour = "#c33" if not r["valid"] else ("#999" if r["baseline"] else "#06c")
-        parts.append(f'<rect x="{left}" y="{y + 2}" width="{(right - left) * f / top:.1f}" height="13" fill="{colour}"/>')
-        speedup = f", {r['speedup']:.2f}x" if r.get("speedup") else ""
-        parts.append(text(left + (right - left) * f / top + 4, y + 12, f"{100 * f:.1f}%{speedup}"))
+        vals = [value(r) for _, r in ran]
+        log_x = min(xs) > 0 and max(xs) / min(xs) >= 64
+        h = 320
+        xa = Axis(min(xs), max(xs), LEFT, WIDTH - RIGHT - 170, log_x)
+        ya = Axis(0, max(vals) * 1.08, h - BOTTOM, TOP, False)
+        xfmt = (lambda v: byte_text(v)) if unit else si
+        names = " / ".join(members)
+        xlabel = ("copy size" if unit else names.replace("_N", " N")) + (" (log scale)" if log_x else "")
+        parts = frame(xa, ya, xlabel, ylabel, xfmt=xfmt, height=h, xbase=2 if unit else 10)
+        clip = f"clip{len(charts)}-{abs(hash((case, size, xs))) % 10**8}"
+        parts.append(f'<clipPath id="{clip}"><rect x="{LEFT}" y="{TOP}" width="{WIDTH - LEFT - RIGHT}" '
+                     f'height="{h - TOP - BOTTOM}"/></clipPath>')
+        fits = []
+        ly = TOP + 10
+        for i, (name, by_run) in enumerate(members.items()):
+            colour = PALETTE[i % len(PALETTE)]
+            for k, pts in by_run.items():
+                pts = [(xv, r) for xv, r in pts if not r["skipped"]]
+                who = f" [{tag(runs, k)}]" if len(runs) > 1 else ""
+                parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="1.8"{RUN_DASH[k]} points="' +
+                             " ".join(f"{xa(xv):.1f},{ya(value(r)):.1f}" for xv, r in pts) + '"/>')
+                for xv, r in pts:
+                    stroke = FLAG_COLOUR if ladder_doc.record_flags(r) else colour
+                    v = value(r)
+                    shown = f"{v:.3g} µs" if key == "time" else rate_text(v, ylabel)
+                    parts.append(f'<circle class="sweep-pt" cx="{xa(xv):.1f}" cy="{ya(v):.1f}" r="3" '
+                                 f'fill="{"white" if k else colour}" stroke="{stroke}" stroke-width="1.3">'
+                                 f'<title>{esc(r["variant"])}{esc(who)}: {esc(shown)}{esc(flags_text(r))}</title></circle>')
+                fit = fitted(runs[k][1], case, size, name) if unit and key == "gbps" else None
+                if fit:
+                    lat, bw = fit
+                    samples = [min(xs) * (max(xs) / min(xs)) ** (j / 60) for j in range(61)]
+                    curve = [(b, b / (lat * 1e-6 + b / (bw * 1e9)) / 1e9) for b in samples]
+                    fits.append(f"{name.replace('_SIZE', '')}{who}: {lat:.1f} µs + bytes / {bw:.1f} GB/s")
+                    parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="1" stroke-dasharray="2 3" '
+                                 f'clip-path="url(#{clip})" points="' + " ".join(f"{xa(b):.1f},{ya(g):.1f}" for b, g in curve) + '">'
+                                 f'<title>fit: {lat:.2f} µs + bytes / {bw:.1f} GB/s</title></polyline>')
+                label = name.replace("_SIZE", "_size") + who
+                parts.append(f'<line x1="{WIDTH - RIGHT - 160}" y1="{ly - 4}" x2="{WIDTH - RIGHT - 140}" y2="{ly - 4}" '
+                             f'stroke="{colour}" stroke-width="2"{RUN_DASH[k]}/>')
+                short = label if len(label) < 34 else label[:33] + "…"
+                parts.append(f'<text x="{WIDTH - RIGHT - 136}" y="{ly}" font-size="10"><title>{esc(label)}</title>'
+                             f'{esc(short)}</text>')
+                ly += 14
+        charts.append(svg("".join(parts), height=h, extra=' class="sweep"'))
+        if fits:
+            charts.append("<p class='fit'><small>Dotted: time = latency + bytes / bandwidth, fitted by the run "
+                          "(each size weighted by how tightly it was measured): " + esc("; ".join(fits)) + ".</small></p>")
+    return charts
+
+
+def byte_text(v):
+    for div, suffix in ((2 ** 30, "GiB"), (2 ** 20, "MiB"), (2 ** 10, "KiB")):
+        if v >= div:
+            return f"{v / div:g} {suffix}"
+    return f"{v:g} B"
+
+
+# ---------------- a ladder's bars ----------------
+
+def bars(records_by_run, runs):
+    """Fraction of the ceiling per rung (both runs when there are two), the speedup as a label."""
+    order, seen = [], set()
+    for records in records_by_run:
+        for r in records:
+            if r["variant"] not in seen:
+                seen.add(r["variant"])
+                order.append(r["variant"])
+    lookup = [{r["variant"]: r for r in records} for records in records_by_run]
+    nruns = len(records_by_run)
+    row = 16 * nruns + 4
+    height = 20 + row * len(order)
+    left, right = 230, WIDTH - 230
+    # Rungs without bytes or flops (bank conflicts, instruction forms) have no fraction of a ceiling:
+    # their bars are the speedup over the first rung instead.
+    key = "fraction_of_ceiling" if any(ladder_doc.finite(r.get("fraction_of_ceiling")) and r["fraction_of_ceiling"] > 0
+                                       for records in records_by_run for r in records) else "speedup"
+    top = max([1.0] + [r.get(key) or 0 for records in records_by_run for r in records if not r["skipped"]])
+    parts = []
+    for i, name in enumerate(order):
+        y0 = 10 + row * i
+        any_r = next(lk[name] for lk in lookup if name in lk)
+        parts.append(text(left - 6, y0 + 12, f"{any_r['index']}  {name}" + (" *" if any_r["baseline"] else ""), "end"))
+        for k, lk in enumerate(lookup):
+            r = lk.get(name)
+            y = y0 + 16 * k
+            who = f"[{tag(runs, k)}] " if nruns > 1 else ""
+            if r is None:
+                parts.append(text(left + 4, y + 12, who + "not in this run", extra=' fill="#888"'))
+                continue
+            if r["skipped"]:
+                reason = r.get("reason") or ""
+                parts.append(text(left + 4, y + 12, who + "skipped: " + (reason if len(reason) <= 70 else reason[:67] + "…"),
+                                  extra=' fill="#888"'))
+                continue
+            f = r.get(key) or 0
+            colour = "#c33" if not r["valid"] else ("#999" if r["baseline"] else "#1f77b4")
+            flagged = ladder_doc.record_flags(r)
+            stroke = f' stroke="{FLAG_COLOUR}" stroke-width="2"' if flagged else ""
+            opacity = ' fill-opacity="0.45"' if k else ""
+            w = (right - left) * f / top
+            parts.append(f'<rect class="bar" x="{left}" y="{y + 2}" width="{w:.1f}" height="12" fill="{colour}"'
+                         f'{opacity}{stroke}><title>{esc(who + name)}: {esc(time_label(r))}{esc(flags_text(r))}</title></rect>')
+            speedup = f", {r['speedup']:.2f}×" if ladder_doc.finite(r.get("speedup")) else ""
+            shown = f"{100 * f:.1f}%{speedup}" if key == "fraction_of_ceiling" else f"{f:.2f}× the first rung"
+            parts.append(text(left + w + 4, y + 12, f"{who}{shown}{flags_text(r)}",
+                              extra=f' fill="{FLAG_COLOUR}"' if flagged else ""))
     x1 = left + (right - left) / top
-    parts.append(f'<line x1="{x1:.1f}" y1="10" x2="{x1:.1f}" y2="{height - 5}" stroke="#c00" stroke-dasharray="4 3"/>')
-    return svg("".join(parts), height=height)
+    if key == "speedup":
+        parts.append(text(x1, height - 2, "1× (the first rung)", "middle", 9, ' fill="#c00"'))
+    parts.append(f'<line x1="{x1:.1f}" y1="5" x2="{x1:.1f}" y2="{height - 5}" stroke="#c00" stroke-dasharray="4 3"/>')
+    return svg("".join(parts), height=height, extra=' class="bars"')
 
 
-def sweep(records):
-    """A long ladder of sweep points as a line: rate by variant."""
-    pts = [r for r in records if not r["skipped"] and not r["baseline"]]
-    key = "gbps" if any(r.get("gbps") for r in pts) else "gflops"
-    values = [r.get(key) or 0 for r in pts]
-    if not values or max(values) <= 0:
-        return ""
-    sx = lambda i: MARGIN + i * (WIDTH - 2 * MARGIN) / max(1, len(pts) - 1)
-    sy = lambda v: HEIGHT - MARGIN - v / max(values) * (HEIGHT - 2 * MARGIN)
-    parts = ['<polyline fill="none" stroke="#06c" stroke-width="2" points="' +
-             " ".join(f"{sx(i):.1f},{sy(v):.1f}" for i, v in enumerate(values)) + '"/>']
-    for i, (r, v) in enumerate(zip(pts, values)):
-        parts.append(f'<circle cx="{sx(i):.1f}" cy="{sy(v):.1f}" r="3" fill="#06c"><title>{html.escape(r["variant"])}: {v:.0f}</title></circle>')
-        if len(pts) <= 40 or i % 4 == 0:
-            parts.append(text(sx(i), HEIGHT - MARGIN + 12, r["variant"], "end", 9,
-                              f'transform="rotate(-60 {sx(i):.1f} {HEIGHT - MARGIN + 12})"'))
-    parts.append(text(MARGIN - 5, sy(max(values)) + 4, f"{max(values):.0f}", "end"))
-    parts.append(text(MARGIN - 5, sy(0) + 4, "0", "end"))
-    parts.append(text(WIDTH / 2, 15, "GB/s" if key == "gbps" else "GFLOP/s", "middle"))
-    return svg("".join(parts), height=HEIGHT + 40)
+def time_label(r):
+    ms = r["median_ms"]
+    t = f"{ms * 1e3:.1f} µs" if ms < 1 else f"{ms:.3f} ms" if ms < 1e3 else f"{ms / 1e3:.2f} s"
+    return f"median {t}, spread {100 * (r.get('rel_spread') or 0):.1f}%"
 
 
-def page(doc):
+# ---------------- the page ----------------
+
+def run_header(label, path, doc):
     d = doc["device"]
     c = d.get("ceilings") or {}
-    out = [
-        "<!doctype html><html><head><meta charset='utf-8'><title>ladder report</title>",
-        "<style>body{font-family:sans-serif;max-width:760px;margin:2em auto}h2{margin-top:2em}</style></head><body>",
-        f"<h1>ladder report: {html.escape(d['name'])}</h1>",
-        f"<p>Compute capability {d['cc']}, {d['sm_count']} SMs. Measured ceilings: cudaMemcpy D2D "
-        f"{c.get('memcpy_gbps', 0):.0f} GB/s, copy kernel {c.get('copy_kernel_gbps', 0):.0f} GB/s, FMA "
-        f"{c.get('fma_gflops', 0):.0f} GFLOP/s, cuBLAS SGEMM {c.get('sgemm_gflops', 0):.0f} GFLOP/s (FP32). "
-        f"GB/s are 10<sup>9</sup> bytes per second, read + written. Command: <code>{html.escape(doc['command'])}</code>, seed {doc['seed']}.</p>",
-        "<h2>Roofline</h2>", roofline(doc),
-    ]
-    by_case = {}
-    for r in doc["results"]:
-        by_case.setdefault((r["case"], r["size"]), []).append(r)
-    for (case, size), records in by_case.items():
-        out.append(f"<h2>{html.escape(case)} {html.escape(size)}</h2>")
-        out.append("<p>Fraction of the measured ceiling (dashed: the ceiling), with the speedup over variant 0; * marks the vendor baseline; red: failed validation.</p>")
-        out.append(bars(records))
-        if len(records) > 12:
-            out.append("<p>The sweep:</p>")
-            out.append(sweep(records))
-    out.append("</body></html>")
+    facts = []
+    for name, key, unit in (("cudaMemcpy D2D", "memcpy_gbps", "GB/s"), ("copy kernel", "copy_kernel_gbps", "GB/s"),
+                            ("FMA", "fma_gflops", "GFLOP/s"), ("cuBLAS SGEMM (FP32)", "sgemm_gflops", "GFLOP/s"),
+                            ("BF16 tensor", "tensor_bf16_gflops", "GFLOP/s"), ("cuBLAS BF16", "cublas_bf16_gflops", "GFLOP/s")):
+        v = c.get(key, d.get(key))
+        if ladder_doc.finite(v):
+            facts.append(f"{name} {v:,.0f} {unit}")
+    peaks = [f"{name} {d[key]:,.0f} {unit}" for name, key, unit in (
+        ("DRAM", "peak_dram_gbps", "GB/s"), ("FP32", "peak_fp32_gflops", "GFLOP/s"),
+        ("TF32 tensor", "peak_tf32_tensor_gflops", "GFLOP/s"), ("BF16 tensor", "peak_bf16_tensor_gflops", "GFLOP/s"))
+        if ladder_doc.finite(d.get(key))]
+    bits = [f"<b>{esc(label)}</b> <code>{esc(path)}</code>: {esc(d['name'])}"]
+    if d.get("cc"):
+        bits.append(f", compute capability {esc(d['cc'])}, {esc(d.get('sm_count', '?'))} SMs")
+    if isinstance(doc.get("date"), str):
+        bits.append(f", {esc(doc['date'])}")
+    bits.append(". ")
+    if facts:
+        bits.append("Measured ceilings: " + esc(", ".join(facts)) + ". ")
+    if peaks:
+        bits.append("Theoretical: " + esc(", ".join(peaks)) + ". ")
+    if isinstance(doc.get("command"), str):
+        bits.append(f"Command: <code>{esc(doc['command'])}</code>" +
+                    (f", seed {esc(doc['seed'])}" if "seed" in doc else "") + ".")
+    out = [f"<p class='run'>{''.join(bits)}</p>"]
+    if ladder_doc.is_partial(doc):
+        out.append(f"<p class='partial'>⚠ {esc(os.path.basename(path))} is {esc(ladder_doc.partial_text(doc))}.</p>")
+    contention = ladder_doc.contention_text(doc)
+    if contention:
+        out.append(f"<p class='warn'>⚠ {esc(contention)}</p>")
+    flagged = [r for r in doc["results"] if ladder_doc.record_flags(r)]
+    if flagged:
+        kinds = sorted({f for r in flagged for f in ladder_doc.record_flags(r)})
+        out.append(f"<p class='warn'>⚠ {len(flagged)} record(s) flagged ({esc(', '.join(kinds))}): drawn with an "
+                   f"orange outline; their medians are not to be trusted as they are.</p>")
+    return "".join(out)
+
+
+SCRIPT = """
+document.querySelectorAll('button.legend').forEach(function (b) {
+  b.addEventListener('click', function () {
+    var hide = !b.classList.contains('off');
+    b.classList.toggle('off', hide);
+    document.querySelectorAll('#roofline-svg g.ladder').forEach(function (g) {
+      if (g.getAttribute('data-case') === b.getAttribute('data-case')) g.style.display = hide ? 'none' : '';
+    });
+  });
+});
+document.documentElement.setAttribute('data-script', 'ran');
+"""
+
+STYLE = """body{font-family:sans-serif;max-width:940px;margin:1.5em auto;padding:0 1em;color:#222}
+h2{margin-top:2em;border-bottom:1px solid #ddd}svg{max-width:100%;height:auto}
+.partial,.warn{background:#fff3e0;border-left:4px solid #f90;padding:.4em .8em}
+button.legend{border:2px solid;background:#fff;margin:2px;padding:1px 6px;border-radius:4px;cursor:pointer}
+button.legend span{display:inline-block;width:9px;height:9px;margin-right:4px;border-radius:50%}
+button.legend.off{opacity:.35}code{font-size:90%}small{color:#666}"""
+
+
+def page(runs):
+    labels = [label for label, _ in runs]
+    cases = []
+    for _, doc in runs:
+        for c in ladder_doc.cases(doc):
+            if c not in cases:
+                cases.append(c)
+    colours = {c: PALETTE[i % len(PALETTE)] for i, c in enumerate(cases)}
+    names = " vs ".join(esc(doc["device"]["name"]) for _, doc in runs)
+    out = ["<!doctype html><html lang='en'><head><meta charset='utf-8'>",
+           f"<title>ladder report: {names}</title><style>{STYLE}</style></head><body>",
+           f"<h1>ladder report: {names}</h1>"]
+    for k, (label, doc) in enumerate(runs):
+        prefix = ("A (solid)" if k == 0 else "B (dashed, hollow)") if len(runs) > 1 else "Run"
+        out.append(run_header(prefix, label, doc))
+    out += ["<p>GB/s are 10<sup>9</sup> bytes per second, read + written, counted from the problem. The fraction of "
+            "the ceiling divides by the measured bandwidth or FMA ceiling, whichever limits the case.</p>",
+            "<h2 id='roofline'>Roofline</h2>",
+            "<p>Each ladder is a path from rung to rung in ladder order (the number beside a point is its rung; hover "
+            "for its name and figures); squares are the vendor baselines; red lines are the measured ceilings"
+            + (", dashed for B" if len(runs) > 1 else "") + ". Rungs without flops (copies, transposes) are not on it.</p>",
+            legend([c for c in cases if any(r["case"] == c for _, d in runs for r in roofline_points(d))], colours),
+            roofline(runs, colours)]
+    for case in cases:
+        out.append(f"<section class='case' id='case-{esc(case)}' data-case='{esc(case)}'><h2>{esc(case)}</h2>")
+        for k, (label, doc) in enumerate(runs):
+            if ladder_doc.is_partial(doc) and doc.get("running_case") == case:
+                out.append(f"<p class='partial'>⚠ {esc(case)} was running when {esc(os.path.basename(label))} was "
+                           f"written: what it holds of this case is incomplete.</p>")
+        sizes = []
+        for _, doc in runs:
+            for r in doc["results"]:
+                if r["case"] == case and r["size"] not in sizes:
+                    sizes.append(r["size"])
+        for size in sizes:
+            per_run = [[r for r in doc["results"] if r["case"] == case and r["size"] == size] for _, doc in runs]
+            out.append(f"<h3>{esc(case)} {esc(size)}</h3>")
+            charts = sweep_charts(case, size, per_run, runs)
+            in_series = {r["variant"] for records in per_run for pts in series_of(records).values() for _, r in pts}
+            rest = [[r for r in records if r["variant"] not in in_series] for records in per_run]
+            if charts:
+                out.append("<p>The sweeps, one line per series (hover a point for its rung and figure):</p>")
+                out += charts
+            if any(rest):
+                out.append("<p>Fraction of the measured ceiling (dashed line) per rung, with the speedup over the "
+                           "first rung (or the speedup alone, dashed at 1×, where the rungs have no bytes or flops); "
+                           "* marks the vendor baseline; red: failed validation; orange outline: contended, noisy or "
+                           "throttled.</p>")
+                out.append(bars(rest, runs))
+        out.append("</section>")
+    out.append(f"<script>{SCRIPT}</script></body></html>")
     return "\n".join(out)
 
 
 def main():
-    parser = argparse.ArgumentParser(prog="ladder report", description="HTML report from a ladder results JSON")
-    parser.add_argument("results")
+    parser = argparse.ArgumentParser(prog="ladder report", description="HTML report from one or two ladder results documents")
+    parser.add_argument("results", nargs="+", metavar="RESULTS.json", help="one document, or two to overlay (A then B)")
     parser.add_argument("-o", "--output", required=True)
     args = parser.parse_args()
+    if len(args.results) > 2:
+        parser.error("one results document, or two to overlay, not %d" % len(args.results))
+    runs = []
+    for path in args.results:
+        try:
+            runs.append((path, ladder_doc.load(path)))
+        except ladder_doc.DocumentError as e:
+            print(f"ladder report: cannot make a report from {e.path}: {e.reason}", file=sys.stderr)
+            return 1
     try:
-        with open(args.results) as f:
-            doc = json.load(f)
-        content = page(doc)
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        print(f"ladder: cannot make a report from {args.results}: {e}", file=sys.stderr)
+        content = page(runs)
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        print(f"ladder report: cannot make a report from {' and '.join(args.results)}: unexpected content "
+              f"({type(e).__name__}: {e})", file=sys.stderr)
         return 1
-    tmp = args.output + ".tmp"
     try:
-        with open(tmp, "w") as f:
-            f.write(content)
-        os.replace(tmp, args.output)
+        ladder_doc.write_atomically(args.output, content)
     except OSError as e:
-        print(f"ladder: cannot write {args.output}: {e}", file=sys.stderr)
+        print(f"ladder report: cannot write {args.output}: {e.strerror or e}", file=sys.stderr)
         return 1
+    for path, doc in runs:
+        if ladder_doc.is_partial(doc):
+            print(f"ladder report: {path} is {ladder_doc.partial_text(doc)}; the report says so", file=sys.stderr)
     return 0
 
 

@@ -38,8 +38,12 @@ static const char usage_text[] =
     "  list [CASE]            the cases, or one case's variants with their stories\n"
     "  run [CASE...]          check and time every variant (default: every case)\n"
     "  device                 properties, theoretical peaks and measured ceilings\n"
-    "  report RESULTS.json -o REPORT.html\n"
-    "                         one HTML page: roofline, a chart per ladder, the sweeps\n"
+    "  report RESULTS.json [B.json] -o REPORT.html\n"
+    "                         one HTML page: roofline, a chart per ladder, the sweeps;\n"
+    "                         with B.json, the two runs overlaid\n"
+    "  compare A.json B.json [--threshold PCT] [--json FILE]\n"
+    "                         every rung's median in both, B/A, the changes beyond noise;\n"
+    "                         exit 1 when a rung got slower\n"
     "  occupancy (--cc X.Y | --device N) --threads T [--regs R] [--smem BYTES] [--json]\n"
     "                         resident blocks and warps per SM, the occupancy and what\n"
     "                         limits it; --cc needs no GPU; here --json is a flag that\n"
@@ -530,19 +534,19 @@ static int command_device(cli *c, ladder_run_info *info)
     return 0;
 }
 
-/* Reports are made by Python (plain SVG, no plotting library), next to the
- * sources; the C tool only hands the arguments over. */
-static int command_report(int argc, char **argv)
+/* Reports and comparisons are made by Python (plain SVG, no plotting library),
+ * next to the sources; the C tool only hands the arguments over. */
+static int command_script(const char *name, int argc, char **argv)
 {
     char script[4096];
-    snprintf(script, sizeof script, "%s/report.py", LADDER_SCRIPT_DIR);
+    snprintf(script, sizeof script, "%s/%s", LADDER_SCRIPT_DIR, name);
     char *args[argc + 2];
     args[0] = "python3";
     args[1] = script;
     for (int i = 2; i < argc; ++i) args[i] = argv[i];
     args[argc] = NULL;
     execvp("python3", args);
-    ladder_die("cannot run python3 for the report: %s", strerror(errno));
+    ladder_die("cannot run python3 for %s: %s", name, strerror(errno));
 }
 
 static void parse_compute_capability(const char *text, int *major, int *minor)
@@ -679,7 +683,8 @@ static int command_blur(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    if (argc > 1 && strcmp(argv[1], "report") == 0) return command_report(argc, argv);
+    if (argc > 1 && strcmp(argv[1], "report") == 0) return command_script("report.py", argc, argv);
+    if (argc > 1 && strcmp(argv[1], "compare") == 0) return command_script("compare.py", argc, argv);
     if (argc > 1 && strcmp(argv[1], "occupancy") == 0) return command_occupancy(argc, argv);
     if (argc > 1 && strcmp(argv[1], "blur") == 0) return command_blur(argc, argv);
     cli c = parse_command_line(argc, argv);

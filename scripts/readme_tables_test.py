@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""ctest: scripts/readme_tables.py on a scratch tree: the README section and one page per GPU are
+generated, a partial document is used and said to be partial, flagged records are marked, and a
+broken document is one line, exit 1, with the README left as it was.
+Usage: readme_tables_test.py [LADDER] (the tool is not needed; ctest passes it to every script test)
+"""
+import copy
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+failures = 0
+
+
+def check(cond, what):
+    global failures
+    if not cond:
+        print("FAIL:", what)
+        failures += 1
+
+
+def main():
+    with open(os.path.join(HERE, "../docs/results/nvidia-h200.json")) as f:
+        full = json.load(f)
+    doc = copy.deepcopy(full)
+    doc["results"] = [r for r in full["results"] if r["case"] in ("transpose", "reduce")]
+    doc["summaries"] = []
+    partial = copy.deepcopy(doc)
+    partial["device"]["name"] = "Test GPU 2"
+    partial["results"] = [r for r in doc["results"] if r["case"] == "transpose"]
+    partial["results"][3]["contended"] = True
+    partial.update(complete=False, running_case="reduce", stopped_by="SIGINT")
+    with tempfile.TemporaryDirectory() as tmp:
+        os.makedirs(os.path.join(tmp, "docs/results"))
+        readme = os.path.join(tmp, "README.md")
+        with open(readme, "w") as f:
+            f.write("# x\n\n<!-- results:begin -->\nold\n<!-- results:end -->\n\nkept\n")
+        for name, d in (("nvidia-h200.json", doc), ("test-gpu-2.json", partial)):
+            with open(os.path.join(tmp, "docs/results", name), "w") as f:
+                json.dump(d, f)
+        script = os.path.join(HERE, "readme_tables.py")
+        p = subprocess.run([sys.executable, script, readme], capture_output=True, text=True)
+        check(p.returncode == 0, f"readme_tables on good documents: {p.stderr}")
+        text = open(readme).read()
+        check("old" not in text and "\nkept\n" in text, "only the marked section is replaced")
+        check("| transpose | 8192x8192 |" in text and "| reduce | 268435456 |" in text, "the best-rung table")
+        check("(docs/results/test-gpu-2.md) (from partial runs: test-gpu-2.json)" in text, "the README says which run is partial")
+        page = open(os.path.join(tmp, "docs/results/test-gpu-2.md")).read()
+        check("partial: the run was stopped (SIGINT) while reduce was running" in page, "the GPU page says partial")
+        check("ok (contended)" in page, "a contended record is marked in its table")
+        check(os.path.exists(os.path.join(tmp, "docs/results/nvidia-h200.md")), "one page per GPU")
+        with open(os.path.join(tmp, "docs/results/broken.json"), "w") as f:
+            f.write('{"schema": 1, "device": {"name": "x"}, "results": [{"case": "a"')
+        p = subprocess.run([sys.executable, script, readme], capture_output=True, text=True)
+        check(p.returncode == 1 and "broken.json: the JSON ends early" in p.stderr
+              and len(p.stderr.strip().splitlines()) == 1, f"a broken document is one line, exit 1: {p.stderr}")
+        check(open(readme).read() == text, "the README is untouched after an error")
+    print(f"{failures} failure(s)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
