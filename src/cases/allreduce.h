@@ -1,0 +1,66 @@
+/* All-reduce over the GPUs of one host (SPEC §15): an in-place sum of a
+ * float32 buffer, the same result on every GPU, from a round trip through the
+ * host to one-shot and two-shot kernels over peer memory, against NCCL's
+ * ncclAllReduce in the same process, reported as nccl-tests does: time,
+ * algorithm bandwidth (bytes / time) and bus bandwidth (algbw x 2(n-1)/n). */
+#ifndef LADDER_ALLREDUCE_H
+#define LADDER_ALLREDUCE_H
+
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ALLREDUCE_MAX_GPUS 8
+/* Chunks start on multiples of this many floats (16 bytes), so that every
+ * chunk's pointer allows the kernels' float4 accesses. */
+#define ALLREDUCE_CHUNK_ALIGN 4
+
+typedef struct allreduce_inputs {
+    const float *p[ALLREDUCE_MAX_GPUS];
+} allreduce_inputs;
+typedef struct allreduce_outputs {
+    float *p[ALLREDUCE_MAX_GPUS];
+} allreduce_outputs;
+
+/* On the current device: for i < count, s = in.p[0][i] + in.p[1][i] + ...
+ * + in.p[inputs-1][i], added in that order in float, then out.p[k][i] = s
+ * for every k < outputs. Any pointer may be a peer's (peer access enabled);
+ * an output may be an input (each element is read before it is written, by
+ * the same thread). count may be 0. */
+void allreduce_sum(allreduce_outputs out, int outputs, allreduce_inputs in, int inputs, long long count, int blocks,
+                   cudaStream_t stream);
+
+/* ---- index arithmetic, shared by the ring and two-shot rungs (CPU-tested) ---- */
+
+/* Chunk c of n over count floats: [*begin, *end). The chunks cover
+ * [0, count) in order, without overlap; each begins on a multiple of
+ * ALLREDUCE_CHUNK_ALIGN; the last ones may be empty when count is small. */
+void allreduce_chunk(long long count, int n, int c, long long *begin, long long *end);
+
+/* The ring r -> r + 1 (mod n), 2 (n - 1) steps. Reduce-scatter step s
+ * (0 .. n-2): rank r sends chunk allreduce_ring_reduce_chunk(r, s, n) to r + 1,
+ * which adds it to its own copy of that chunk. After it, rank r holds the
+ * complete sum of chunk allreduce_ring_owned_chunk(r, n). All-gather step s
+ * (0 .. n-2): rank r sends chunk allreduce_ring_gather_chunk(r, s, n), which
+ * r + 1 stores over its own. */
+int allreduce_ring_reduce_chunk(int rank, int step, int n);
+int allreduce_ring_owned_chunk(int rank, int n);
+int allreduce_ring_gather_chunk(int rank, int step, int n);
+
+/* nccl-tests' bus bandwidth of an all-reduce: algbw x 2 (n - 1) / n, the
+ * rate each GPU's busiest link must carry in an optimal ring, so that the
+ * figure compares with the link's rate whatever n is. */
+double allreduce_bus_bandwidth(double algbw, int n);
+
+/* Before any NCCL communicator: NCCL_NVLS_ENABLE=0 unless the user set it.
+ * NVLink SHARP (multicast objects) on the shared multi-GPU machines can take
+ * the host's GPUs out of service; ladder never uses it. */
+void allreduce_keep_nvls_off(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
