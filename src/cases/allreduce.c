@@ -19,6 +19,11 @@
  *   two_shot         GPU r sums chunk r of every GPU by peer loads and stores
  *                    the sum into chunk r of every GPU: the ring's traffic in
  *                    one step and one kernel
+ *   one_shot_signal  one_shot with its barrier inside the kernel: each GPU
+ *                    pushes its buffer into a slot on every GPU, raises a
+ *                    flag there, and sums its own slots once every flag is
+ *                    up; no event wait between GPUs, local loads for the sum
+ *                    (messages up to 64 MiB: the slots hold n copies)
  *   nccl             ncclAllReduce, one communicator per GPU (ncclCommInitAll,
  *                    made in create(), outside the timed region), one grouped
  *                    call per sample; "built without NCCL" when it is missing
@@ -64,7 +69,9 @@
 #define M ALLREDUCE_MAX_GPUS
 #define POISON 0xFF
 #define SWEEP_POINTS 28 /* 2^3 .. 2^30 bytes */
-#define RUNGS 6
+#define RUNGS 7
+/* The flag rung's slots: n copies of up to this many bytes on every GPU. */
+#define SIGNAL_MAX_BYTES (1 << 26)
 
 typedef struct allreduce_state {
     size_t bytes;          /* the case size: the largest message */
@@ -77,6 +84,11 @@ typedef struct allreduce_state {
     float *stage[M];       /* one_shot's copies of them */
     float *ring_in[M];     /* the ring's received chunk */
     float *gathered;       /* GPU 0: the n - 1 peers' buffers, gather_broadcast */
+    float *slots[M];       /* one_shot_signal: n slots of slot_stride floats on every GPU */
+    unsigned *flags[M];    /* one_shot_signal: n x ALLREDUCE_SIGNAL_MAX_BLOCKS flags on every GPU */
+    long long slot_stride;
+    unsigned epoch;        /* one_shot_signal: raised once per run, so flags never need clearing */
+    int signal_blocks;     /* one_shot_signal's most blocks: resident on every GPU at once */
     float *pinned;         /* n host copies, the host rung */
     float *host_in;        /* n inputs as drawn, for the reference */
     float *host_got, *host_first;
@@ -94,15 +106,6 @@ typedef struct allreduce_state {
 typedef void allreduce_launcher(allreduce_state *s, long long count, cudaStream_t stream);
 
 /* ---- index arithmetic ---- */
-
-void allreduce_chunk(long long count, int n, int c, long long *begin, long long *end)
-{
-    long long per = (count + n - 1) / n;
-    per = (per + ALLREDUCE_CHUNK_ALIGN - 1) / ALLREDUCE_CHUNK_ALIGN * ALLREDUCE_CHUNK_ALIGN;
-    long long b = (long long)c * per, e = b + per;
-    *begin = b < count ? b : count;
-    *end = e < count ? e : count;
-}
 
 static int wrap(int x, int n) { return ((x % n) + n) % n; }
 
@@ -259,6 +262,25 @@ static void two_shot(allreduce_state *s, long long count, cudaStream_t stream)
     ladder_gpu_streams_join(g);
 }
 
+static void one_shot_with_flags(allreduce_state *s, long long count, cudaStream_t stream)
+{
+    ladder_gpu_streams *g = &s->streams;
+    allreduce_outputs slots = {{0}};
+    allreduce_flags flags = {{0}};
+    for (int k = 0; k < s->n; ++k) {
+        slots.p[k] = s->slots[k];
+        flags.p[k] = s->flags[k];
+    }
+    unsigned epoch = ++s->epoch;
+    ladder_gpu_streams_fork(g, stream);
+    for (int k = 0; k < s->n; ++k) {
+        ladder_gpu_streams_use(g, k);
+        allreduce_one_shot_signal(s->data[k], count, k, s->n, slots, s->slot_stride, flags, epoch, s->signal_blocks,
+                                  g->stream[k]);
+    }
+    ladder_gpu_streams_join(g);
+}
+
 static void nccl(allreduce_state *s, long long count, cudaStream_t stream)
 {
 #ifdef LADDER_HAVE_NCCL
@@ -296,6 +318,8 @@ static const ladder_variant allreduce_variants[] = {
           "each GPU sums every GPU's copy by peer loads in one kernel: one step, the fewest latencies"),
     SWEEP("two_shot", two_shot,
           "GPU r sums chunk r by peer loads and stores it to every GPU: the ring's traffic in one step"),
+    SWEEP("one_shot_signal", one_shot_with_flags,
+          "one-shot with the barrier in the kernel: push to every GPU's slot, raise flags, sum locally; no event wait"),
     SWEEP("nccl", nccl, "baseline: ncclAllReduce, one communicator per GPU, grouped calls"),
 };
 #define VARIANT_COUNT ((int)(sizeof allreduce_variants / sizeof allreduce_variants[0]))
@@ -332,6 +356,8 @@ static void destroy(void *opaque)
         cudaFree(s->data[k]);
         cudaFree(s->stage[k]);
         cudaFree(s->ring_in[k]);
+        cudaFree(s->slots[k]);
+        cudaFree(s->flags[k]);
     }
     if (s->n > 0) cudaSetDevice(s->gpu[0]);
     cudaFree(s->gathered);
@@ -348,11 +374,18 @@ static int allocate(allreduce_state *s)
     long long begin, end;
     allreduce_chunk(s->floats, s->n, 0, &begin, &end);
     size_t chunk_bytes = size_of(end - begin > 0 ? end - begin : 1);
+    long long slot_floats = s->floats < SIGNAL_MAX_BYTES / 4 ? s->floats : SIGNAL_MAX_BYTES / 4;
+    s->slot_stride = (slot_floats + ALLREDUCE_CHUNK_ALIGN - 1) / ALLREDUCE_CHUNK_ALIGN * ALLREDUCE_CHUNK_ALIGN;
+    size_t flag_bytes = (size_t)s->n * ALLREDUCE_SIGNAL_MAX_BLOCKS * sizeof(unsigned);
     for (int k = 0; k < s->n; ++k) {
         CUDA_CHECK(cudaSetDevice(s->gpu[k]));
         if (ladder_try_cuda_malloc((void **)&s->data[k], bytes) || ladder_try_cuda_malloc((void **)&s->stage[k], bytes) ||
-            ladder_try_cuda_malloc((void **)&s->ring_in[k], chunk_bytes))
+            ladder_try_cuda_malloc((void **)&s->ring_in[k], chunk_bytes) ||
+            ladder_try_cuda_malloc((void **)&s->slots[k], (size_t)s->n * size_of(s->slot_stride)) ||
+            ladder_try_cuda_malloc((void **)&s->flags[k], flag_bytes))
             return -1;
+        CUDA_CHECK(cudaMemset(s->flags[k], 0, flag_bytes));
+        CUDA_CHECK(cudaDeviceSynchronize());
     }
     CUDA_CHECK(cudaSetDevice(s->gpu[0]));
     if (ladder_try_cuda_malloc((void **)&s->gathered, (size_t)(s->n - 1) * bytes)) return -1;
@@ -401,6 +434,8 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
         int sms;
         CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, s->gpu[i]));
         s->blocks[i] = 4 * sms;
+        if (i == 0 || sms < s->signal_blocks) s->signal_blocks = sms;
+        if (s->signal_blocks > ALLREDUCE_SIGNAL_MAX_BLOCKS) s->signal_blocks = ALLREDUCE_SIGNAL_MAX_BLOCKS;
         for (int j = 0; j < s->n && !s->skip[0]; ++j) {
             int can = 1;
             if (i != j) CUDA_CHECK(cudaDeviceCanAccessPeer(&can, s->gpu[i], s->gpu[j]));
@@ -412,9 +447,9 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
     if (s->skip[0]) return s;
     if (allocate(s) != 0) {
         *status = LADDER_NO_MEMORY;
-        snprintf(err, err_len, "%zu bytes need 2 x %.2f GB on each of %d GPUs, %d more on GPU %d, and %d x %.2f GB of "
-                 "host memory (pinned)", s->bytes, s->bytes / 1e9, s->n, s->n - 1, s->gpu[0], 2 * s->n + 2,
-                 s->bytes / 1e9);
+        snprintf(err, err_len, "%zu bytes need 2 x %.2f GB and %d x %.2f GB on each of %d GPUs, %d more on GPU %d, "
+                 "and %d x %.2f GB of host memory (%d pinned)", s->bytes, s->bytes / 1e9, s->n,
+                 size_of(s->slot_stride) / 1e9, s->n, s->n - 1, s->gpu[0], 2 * s->n + 2, s->bytes / 1e9, s->n);
         destroy(s);
         return NULL;
     }
@@ -432,6 +467,8 @@ static const char *unsupported(void *opaque, const ladder_variant *v)
     allreduce_state *s = opaque;
     if (s->skip[0]) return s->skip;
     if ((size_t)v->param > s->bytes) return "larger than the case size (the largest message)";
+    if ((allreduce_launcher *)v->impl == one_shot_with_flags && v->param > SIGNAL_MAX_BYTES)
+        return "above 64 MiB: its slots would hold n copies of the buffer on every GPU (the small-message rung)";
     if (is_nccl(v) && s->nccl_skip[0]) return s->nccl_skip;
     return NULL;
 }
@@ -453,11 +490,17 @@ static void fill_inputs(void *opaque, uint64_t seed)
         long long begin, end;
         allreduce_chunk(count, s->n, 0, &begin, &end);
         CUDA_CHECK(cudaMemset(s->ring_in[k], POISON, size_of(end - begin)));
-        if (k == 0) CUDA_CHECK(cudaMemset(s->gathered, POISON, (size_t)(s->n - 1) * size_of(s->floats)));
+        CUDA_CHECK(cudaMemset(s->slots[k], POISON, (size_t)s->n * size_of(s->slot_stride)));
+        /* cudaMemset is asynchronous to the host; rungs run on other streams. */
         CUDA_CHECK(cudaDeviceSynchronize());
+        if (k > 0) {
+            CUDA_CHECK(cudaSetDevice(s->gpu[0]));
+            CUDA_CHECK(cudaMemset(s->gathered + (size_t)(k - 1) * (size_t)s->floats, POISON, size_of(count)));
+        }
+        memset(s->pinned + (size_t)k * (size_t)s->floats, POISON, size_of(count));
     }
-    memset(s->pinned, POISON, (size_t)s->n * size_of(s->floats));
     CUDA_CHECK(cudaSetDevice(s->gpu[0]));
+    CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 static void run(void *opaque, const ladder_variant *v, cudaStream_t stream)

@@ -32,12 +32,44 @@ typedef struct allreduce_outputs {
 void allreduce_sum(allreduce_outputs out, int outputs, allreduce_inputs in, int inputs, long long count, int blocks,
                    cudaStream_t stream);
 
-/* ---- index arithmetic, shared by the ring and two-shot rungs (CPU-tested) ---- */
+/* The one-shot rung with flags: each GPU pushes its buffer into its slot on
+ * every GPU (slots.p[q] + rank * stride), raises its flag for each block
+ * there (flags.p[q][rank * ALLREDUCE_SIGNAL_MAX_BLOCKS + block] = epoch),
+ * waits until every GPU's flag for the block is up on its own GPU, then sums
+ * its slots in GPU order into data. Launched on every GPU with the same count,
+ * the same `blocks` (the most blocks: at most ALLREDUCE_SIGNAL_MAX_BLOCKS and
+ * the smallest SM count, so that every block is resident while it waits) and
+ * a fresh epoch. A wait
+ * that lasts about two seconds gives up and leaves the sum wrong, so that a
+ * fault shows as a failed check, not a hang. */
+#define ALLREDUCE_SIGNAL_MAX_BLOCKS 256
+typedef struct allreduce_flags {
+    unsigned *p[ALLREDUCE_MAX_GPUS];
+} allreduce_flags;
+void allreduce_one_shot_signal(float *data, long long count, int rank, int n, allreduce_outputs slots,
+                               long long stride, allreduce_flags flags, unsigned epoch, int blocks,
+                               cudaStream_t stream);
+
+/* ---- index arithmetic, shared by the ring, two-shot and flag rungs (CPU-tested) ---- */
+
+#ifdef __CUDACC__
+#define ALLREDUCE_HOST_DEVICE __host__ __device__
+#else
+#define ALLREDUCE_HOST_DEVICE
+#endif
 
 /* Chunk c of n over count floats: [*begin, *end). The chunks cover
  * [0, count) in order, without overlap; each begins on a multiple of
  * ALLREDUCE_CHUNK_ALIGN; the last ones may be empty when count is small. */
-void allreduce_chunk(long long count, int n, int c, long long *begin, long long *end);
+static inline ALLREDUCE_HOST_DEVICE void allreduce_chunk(long long count, int n, int c, long long *begin,
+                                                         long long *end)
+{
+    long long per = (count + n - 1) / n;
+    per = (per + ALLREDUCE_CHUNK_ALIGN - 1) / ALLREDUCE_CHUNK_ALIGN * ALLREDUCE_CHUNK_ALIGN;
+    long long b = (long long)c * per, e = b + per;
+    *begin = b < count ? b : count;
+    *end = e < count ? e : count;
+}
 
 /* The ring r -> r + 1 (mod n), 2 (n - 1) steps. Reduce-scatter step s
  * (0 .. n-2): rank r sends chunk allreduce_ring_reduce_chunk(r, s, n) to r + 1,

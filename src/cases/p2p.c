@@ -218,6 +218,7 @@ static void destroy(void *opaque)
             if (i != j) set_access(s, i, j, 0);
     ladder_gpu_streams_destroy(&s->streams);
     for (int i = 0; i < s->n; ++i) {
+        cudaSetDevice(s->gpu[i]);
         cudaFree(s->src[i]);
         cudaFree(s->dst[i]);
     }
