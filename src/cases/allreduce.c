@@ -582,7 +582,12 @@ static void summarize(void *opaque, ladder_results *r, size_t first)
     add(r, "gpus", s->n, "", "GPUs of the run: the run's device, then every other visible one");
     if (s->n < 2) return;
 
-    /* Each rung's fit over its sweep, its bus bandwidth from the fitted algbw. */
+    /* Each rung's fit over its sweep, its bus bandwidth from the fitted algbw;
+     * then the best of the ladder's own rungs at each end: the lowest
+     * latency (small messages) and the highest bus bandwidth (large ones),
+     * which are seldom the same rung. */
+    double best_latency = NAN, best_busbw = NAN;
+    char best_latency_rung[32] = "none", best_busbw_rung[32] = "none";
     for (int rung = 0; rung < RUNGS; ++rung) {
         double bytes[SWEEP_POINTS], seconds[SWEEP_POINTS], spread[SWEEP_POINTS];
         size_t n = 0;
@@ -603,9 +608,24 @@ static void summarize(void *opaque, ladder_results *r, size_t first)
                  s->n);
         add(r, name, fit.latency_s * 1e6, "us", note);
         snprintf(name, sizeof name, "%.*s_busbw_gbps", (int)route_len, route);
-        add(r, name, allreduce_bus_bandwidth(fit.bandwidth_bps / 1e9, s->n), "GB/s",
-            "fitted algbw (1 / slope) x 2(n-1)/n: the large-message bus bandwidth");
+        double busbw = allreduce_bus_bandwidth(fit.bandwidth_bps / 1e9, s->n);
+        add(r, name, busbw, "GB/s", "fitted algbw (1 / slope) x 2(n-1)/n: the large-message bus bandwidth");
+        if (is_nccl(&allreduce_variants[rung * SWEEP_POINTS])) continue;
+        if (fit.latency_s > 0 && (isnan(best_latency) || fit.latency_s * 1e6 < best_latency)) {
+            best_latency = fit.latency_s * 1e6;
+            snprintf(best_latency_rung, sizeof best_latency_rung, "%.*s", (int)route_len, route);
+        }
+        if (busbw > 0 && (isnan(best_busbw) || busbw > best_busbw)) {
+            best_busbw = busbw;
+            snprintf(best_busbw_rung, sizeof best_busbw_rung, "%.*s", (int)route_len, route);
+        }
     }
+    snprintf(note, sizeof note, "lowest fitted latency of the ladder's rungs (%s); NCCL's: nccl_latency_us",
+             best_latency_rung);
+    add(r, "best_latency_us", best_latency, "us", note);
+    snprintf(note, sizeof note, "highest fitted bus bandwidth of the ladder's rungs (%s); NCCL's: nccl_busbw_gbps",
+             best_busbw_rung);
+    add(r, "best_busbw_gbps", best_busbw, "GB/s", note);
 
     /* Per size: the best rung against NCCL, as nccl-tests reports them. */
     for (int point = 0; point < SWEEP_POINTS; ++point) {
