@@ -577,10 +577,14 @@ static const char *size_label(const ladder_variant *v) { return strrchr(v->name,
 
 static void summarize(void *opaque, ladder_results *r, size_t first)
 {
-    allreduce_state *s = opaque;
+    allreduce_summarize(r, first, ((allreduce_state *)opaque)->n);
+}
+
+void allreduce_summarize(ladder_results *r, size_t first, int gpus)
+{
     char name[48], note[160];
-    add(r, "gpus", s->n, "", "GPUs of the run: the run's device, then every other visible one");
-    if (s->n < 2) return;
+    add(r, "gpus", gpus, "", "GPUs of the run: the run's device, then every other visible one");
+    if (gpus < 2) return;
 
     /* Each rung's fit over its sweep, its bus bandwidth from the fitted algbw;
      * then the best of the ladder's own rungs at each end: the lowest
@@ -605,10 +609,10 @@ static void summarize(void *opaque, ladder_results *r, size_t first)
         ladder_fit fit = ladder_fit_latency_bandwidth(bytes, seconds, spread, n);
         snprintf(name, sizeof name, "%.*s_latency_us", (int)route_len, route);
         snprintf(note, sizeof note, "intercept of time = latency + bytes / bandwidth, %zu sizes, %d GPUs", fit.points,
-                 s->n);
+                 gpus);
         add(r, name, fit.latency_s * 1e6, "us", note);
         snprintf(name, sizeof name, "%.*s_busbw_gbps", (int)route_len, route);
-        double busbw = allreduce_bus_bandwidth(fit.bandwidth_bps / 1e9, s->n);
+        double busbw = allreduce_bus_bandwidth(fit.bandwidth_bps / 1e9, gpus);
         add(r, name, busbw, "GB/s", "fitted algbw (1 / slope) x 2(n-1)/n: the large-message bus bandwidth");
         if (is_nccl(&allreduce_variants[rung * SWEEP_POINTS])) continue;
         if (fit.latency_s > 0 && (isnan(best_latency) || fit.latency_s * 1e6 < best_latency)) {
@@ -642,11 +646,11 @@ static void summarize(void *opaque, ladder_results *r, size_t first)
         snprintf(name, sizeof name, "busbw_%s_best_gbps", label);
         snprintf(note, sizeof note, "best rung %s: %.2f us, algbw %.2f GB/s", best ? best->variant : "none",
                  best ? best->median_ms * 1e3 : NAN, best ? best->gbps : NAN);
-        add(r, name, best ? allreduce_bus_bandwidth(best->gbps, s->n) : NAN, "GB/s", note);
+        add(r, name, best ? allreduce_bus_bandwidth(best->gbps, gpus) : NAN, "GB/s", note);
         snprintf(name, sizeof name, "busbw_%s_nccl_gbps", label);
         snprintf(note, sizeof note, "ncclAllReduce: %.2f us, algbw %.2f GB/s", baseline ? baseline->median_ms * 1e3 : NAN,
                  baseline ? baseline->gbps : NAN);
-        add(r, name, baseline ? allreduce_bus_bandwidth(baseline->gbps, s->n) : NAN, "GB/s", note);
+        add(r, name, baseline ? allreduce_bus_bandwidth(baseline->gbps, gpus) : NAN, "GB/s", note);
         snprintf(name, sizeof name, "best_vs_nccl_%s", label);
         add(r, name, best && baseline ? baseline->median_ms / best->median_ms : NAN, "ratio",
             "NCCL's time / the best rung's: > 1, the ladder is faster (targets: >= 1.3 to 64 KiB, >= 1.0 from 256 MiB)");

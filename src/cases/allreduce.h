@@ -91,6 +91,15 @@ double allreduce_bus_bandwidth(double algbw, int n);
  * the host's GPUs out of service; ladder never uses it. */
 void allreduce_keep_nvls_off(void);
 
+#ifndef __CUDACC__
+#include "../harness/case.h"
+/* The case's summaries from its records [first, count) of a run over `gpus`
+ * GPUs (exported for the tests): every rung's fitted latency and bus
+ * bandwidth, the best rung's at each end, and per size the best rung's and
+ * NCCL's bus bandwidth and their time ratio. */
+void allreduce_summarize(ladder_results *results, size_t first, int gpus);
+#endif
+
 #ifdef __cplusplus
 }
 #endif

@@ -2,9 +2,12 @@
  * (simulated for 2 to 8 GPUs: no contribution counted twice or lost, no GPU
  * reading and writing one chunk in the same step, the ring and the two-shot
  * sums equal to the direct sum), the bus-bandwidth formula, the
- * NCCL_NVLS_ENABLE guard, and the whole ladder skipped with its reason where
+ * NCCL_NVLS_ENABLE guard, the summaries from synthetic records (fits, bus
+ * bandwidth, the best rung against NCCL per size), and the whole ladder skipped with its reason where
  * there are fewer than two GPUs. */
+#include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -171,6 +174,74 @@ static void test_nvls_guard(void)
     unsetenv("NCCL_NVLS_ENABLE");
 }
 
+static const ladder_summary *find_summary(const ladder_results *r, const char *name)
+{
+    for (size_t i = 0; i < r->summary_count; ++i)
+        if (strcmp(r->summaries[i].name, name) == 0) return &r->summaries[i];
+    return NULL;
+}
+
+/* Records of a whole ladder with times from known models, time = latency +
+ * bytes / algbw: two_shot fastest for large messages, one_shot_signal for
+ * small ones, NCCL between. The summaries must give back the models, the bus
+ * bandwidth scaled by 2(n-1)/n, and per size the right rung against NCCL. */
+static void test_summaries(int gpus)
+{
+    ladder_results r = {0};
+    for (int i = 0; i < allreduce_case.variant_count; ++i) {
+        const ladder_variant *v = &allreduce_case.variants[i];
+        double latency_us = 40, algbw = 20e9;
+        if (strncmp(v->name, "two_shot_", 9) == 0) latency_us = 12, algbw = 400e9;
+        if (strncmp(v->name, "one_shot_signal_", 16) == 0) latency_us = 5, algbw = 150e9;
+        if (strncmp(v->name, "nccl_", 5) == 0) latency_us = 20, algbw = 300e9;
+        ladder_record *rec = ladder_results_add(&r);
+        snprintf(rec->variant, sizeof rec->variant, "%s", v->name);
+        rec->index = i;
+        rec->valid = 1;
+        rec->bytes = v->param;
+        rec->median_ms = (latency_us * 1e-6 + v->param / algbw) * 1e3;
+        rec->rel_spread = 0.001;
+        rec->gbps = v->param / (rec->median_ms * 1e-3) / 1e9;
+    }
+    allreduce_summarize(&r, 0, gpus);
+    double factor = 2.0 * (gpus - 1) / gpus;
+    const ladder_summary *s = find_summary(&r, "gpus");
+    EXPECT(s && s->value == gpus);
+    s = find_summary(&r, "two_shot_busbw_gbps");
+    EXPECTF(s && fabs(s->value / (400 * factor) - 1) < 1e-6, "two_shot busbw %g", s ? s->value : NAN);
+    s = find_summary(&r, "nccl_latency_us");
+    EXPECTF(s && fabs(s->value / 20 - 1) < 1e-6, "nccl latency %g", s ? s->value : NAN);
+    s = find_summary(&r, "best_busbw_gbps");
+    EXPECTF(s && fabs(s->value / (400 * factor) - 1) < 1e-6 && strstr(s->note, "(two_shot)"), "best busbw %g: %s",
+            s ? s->value : NAN, s ? s->note : "");
+    s = find_summary(&r, "best_latency_us");
+    EXPECTF(s && fabs(s->value / 5 - 1) < 1e-6 && strstr(s->note, "(one_shot_signal)"), "best latency %g: %s",
+            s ? s->value : NAN, s ? s->note : "");
+    /* 8 B: one_shot_signal against NCCL, (20 us) / (5 us) near 4. */
+    s = find_summary(&r, "best_vs_nccl_8B");
+    EXPECTF(s && fabs(s->value - 4) < 1e-3, "8 B ratio %g", s ? s->value : NAN);
+    s = find_summary(&r, "busbw_8B_best_gbps");
+    EXPECT(s && strstr(s->note, "one_shot_signal_8B"));
+    /* 1 GiB: two_shot against NCCL, bus bandwidth from each one's algbw. */
+    s = find_summary(&r, "busbw_1GiB_best_gbps");
+    double two_shot_1g = 0x1p30 / (12e-6 + 0x1p30 / 400e9) / 1e9;
+    EXPECTF(s && fabs(s->value / (two_shot_1g * factor) - 1) < 1e-9 && strstr(s->note, "two_shot_1GiB"),
+            "1 GiB best busbw %g", s ? s->value : NAN);
+    s = find_summary(&r, "busbw_1GiB_nccl_gbps");
+    double nccl_1g = 0x1p30 / (20e-6 + 0x1p30 / 300e9) / 1e9;
+    EXPECTF(s && fabs(s->value / (nccl_1g * factor) - 1) < 1e-9, "1 GiB nccl busbw %g", s ? s->value : NAN);
+    s = find_summary(&r, "best_vs_nccl_1GiB");
+    EXPECTF(s && fabs(s->value / ((20e-6 + 0x1p30 / 300e9) / (12e-6 + 0x1p30 / 400e9)) - 1) < 1e-9, "1 GiB ratio %g",
+            s ? s->value : NAN);
+    ladder_results_free(&r);
+
+    /* A ladder that did not run (one GPU): only the count. */
+    ladder_results none = {0};
+    allreduce_summarize(&none, 0, 1);
+    EXPECT(none.summary_count == 1);
+    ladder_results_free(&none);
+}
+
 /* Fewer than two GPUs (none on CI, one on most machines): the whole ladder
  * runs through the harness without touching a GPU, every rung skipped with
  * the reason, and the summaries say how many GPUs there were. */
@@ -206,6 +277,8 @@ int main(void)
     test_schedules_sum();
     test_bus_bandwidth();
     test_nvls_guard();
+    test_summaries(2);
+    test_summaries(8);
     test_skips_below_two_gpus(&allreduce_case);
     return test_result("allreduce_test");
 }
