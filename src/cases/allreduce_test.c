@@ -3,8 +3,8 @@
  * reading and writing one chunk in the same step, the ring and the two-shot
  * sums equal to the direct sum), the bus-bandwidth formula, the
  * NCCL_NVLS_ENABLE guard, the summaries from synthetic records (fits, bus
- * bandwidth, the best rung against NCCL per size), and the whole ladder skipped with its reason where
- * there are fewer than two GPUs. */
+ * bandwidth, the best rung against NCCL per size), and the whole ladder
+ * skipped with its reason where there are fewer than two GPUs. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -429,7 +429,12 @@ static void summarize(void *opaque, ladder_results *r, size_t first)
             add(r, name, link_rate(&l), "GB/s", note);
             if (i == 0 && j == 1) rate_ab = link_rate(&l);
         }
+    p2p_summarize_ladder(r, first, rate_ab);
+}
 
+void p2p_summarize_ladder(ladder_results *r, size_t first, double rate_ab)
+{
+    char name[48], note[160];
     static const struct {
         const char *route;
         p2p_route id;
@@ -457,8 +462,8 @@ static void summarize(void *opaque, ladder_results *r, size_t first)
         ladder_fit fit = ladder_fit_latency_bandwidth(bytes, seconds, spread, n);
         double link = routes[k].id == P2P_BOTH_WAYS ? 2 * rate_ab : rate_ab;
         snprintf(name, sizeof name, "%s_latency_us", routes[k].route);
-        snprintf(note, sizeof note, "intercept of time = latency + bytes / bandwidth, %zu sizes, GPU %d to %d", fit.points,
-                 s->gpu[0], s->gpu[1]);
+        snprintf(note, sizeof note, "intercept of time = latency + bytes / bandwidth, %zu sizes, GPU 0 to 1 of the run",
+                 fit.points);
         add(r, name, fit.latency_s * 1e6, "us", note);
         snprintf(name, sizeof name, "%s_bandwidth_gbps", routes[k].route);
         add(r, name, fit.bandwidth_bps / 1e9, "GB/s", "1 / slope of the same fit; both ways counts both directions");

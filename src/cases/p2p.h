@@ -41,6 +41,12 @@ typedef enum p2p_route {
 
 #include "../harness/case.h"
 p2p_route p2p_route_of(const ladder_variant *v);
+
+/* The ladder's summaries from its records [first, count), against the link
+ * rate of GPU 0 to 1 of the run (GB/s each way, NaN when unknown; exported
+ * for the tests): each route's fit and fraction of the link, the best one-way
+ * route's fraction, the matrix's slowest and fastest pair. */
+void p2p_summarize_ladder(ladder_results *results, size_t first, double link_gbps);
 #endif
 
 #ifdef __cplusplus

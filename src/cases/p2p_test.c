@@ -1,7 +1,10 @@
 /* CPU tests of the p2p case's ladder table: each sweep route covers 4 KiB to
  * 1 GiB in order, the matrix names every ordered pair of up to 8 GPUs once
- * and no GPU with itself, names are unique, sizes the case must refuse, and
- * the whole ladder skipped with its reason where there are fewer than two GPUs. */
+ * and no GPU with itself, names are unique, sizes the case must refuse, the
+ * summaries from synthetic records (fits, fractions of the link, the best
+ * route, the matrix's extremes), and the whole ladder skipped with its
+ * reason where there are fewer than two GPUs. */
+#include <math.h>
 #include <string.h>
 
 #include "../harness/gpus.h"
@@ -55,6 +58,65 @@ static void test_sizes_refused(void)
     }
 }
 
+static const ladder_summary *find_summary(const ladder_results *r, const char *name)
+{
+    for (size_t i = 0; i < r->summary_count; ++i)
+        if (strcmp(r->summaries[i].name, name) == 0) return &r->summaries[i];
+    return NULL;
+}
+
+/* Records from known models (time = latency + bytes / rate): the summaries
+ * give back each route's fit, the fraction of the link at 1 GiB, the best
+ * one-way route, and the matrix's extremes; without a link rate the
+ * fractions are NaN, not numbers. */
+static void test_summaries(void)
+{
+    const double link = 478.125; /* GB/s: 18 links of 26.5625 */
+    ladder_results r = {0};
+    for (int i = 0; i < p2p_case.variant_count; ++i) {
+        const ladder_variant *v = &p2p_case.variants[i];
+        p2p_route route = p2p_route_of(v);
+        double latency = 10e-6, rate = 25e9, bytes = v->param;
+        if (route == P2P_COPY) latency = 8e-6, rate = 390e9;
+        if (route == P2P_STORE) latency = 4e-6, rate = 440e9;
+        if (route == P2P_BOTH_WAYS) latency = 8e-6, rate = 760e9, bytes = 2.0 * v->param;
+        if (route == P2P_MATRIX) {
+            if (P2P_MATRIX_FROM(v->param) > 1 || P2P_MATRIX_TO(v->param) > 1) continue; /* a two-GPU run */
+            bytes = 0x1p30;
+            rate = P2P_MATRIX_FROM(v->param) == 0 ? 390e9 : 380e9;
+        }
+        ladder_record *rec = ladder_results_add(&r);
+        snprintf(rec->variant, sizeof rec->variant, "%s", v->name);
+        rec->index = i;
+        rec->valid = 1;
+        rec->bytes = bytes;
+        rec->median_ms = (latency + bytes / rate) * 1e3;
+        rec->rel_spread = 0.002;
+        rec->gbps = bytes / (rec->median_ms * 1e-3) / 1e9;
+    }
+    p2p_summarize_ladder(&r, 0, link);
+    const ladder_summary *s = find_summary(&r, "peer_store_bandwidth_gbps");
+    EXPECTF(s && fabs(s->value / 440 - 1) < 1e-6, "peer_store bandwidth %g", s ? s->value : NAN);
+    s = find_summary(&r, "peer_store_latency_us");
+    EXPECTF(s && fabs(s->value / 4 - 1) < 1e-6, "peer_store latency %g", s ? s->value : NAN);
+    double store_1g = 0x1p30 / (4e-6 + 0x1p30 / 440e9) / 1e9;
+    s = find_summary(&r, "best_one_way_fraction_of_link");
+    EXPECTF(s && fabs(s->value - store_1g / link) < 1e-9 && strstr(s->note, "(peer_store)"), "best fraction %g: %s",
+            s ? s->value : NAN, s ? s->note : "");
+    s = find_summary(&r, "peer_copy_both_ways_fraction_of_link");
+    double both_1g = 0x1p31 / (8e-6 + 0x1p31 / 760e9) / 1e9;
+    EXPECTF(s && fabs(s->value - both_1g / (2 * link)) < 1e-9, "both ways fraction %g", s ? s->value : NAN);
+    s = find_summary(&r, "matrix_slowest_gbps");
+    EXPECTF(s && fabs(s->value - 0x1p30 / (10e-6 + 0x1p30 / 380e9) / 1e9) < 1e-6 && strstr(s->note, "GPU 1 to GPU 0"),
+            "slowest pair %g: %s", s ? s->value : NAN, s ? s->note : "");
+    size_t before = r.summary_count;
+    p2p_summarize_ladder(&r, 0, NAN); /* NVML silent */
+    for (size_t i = before; i < r.summary_count; ++i)
+        if (strstr(r.summaries[i].name, "fraction")) EXPECTF(isnan(r.summaries[i].value), "%s without a link rate",
+                                                             r.summaries[i].name);
+    ladder_results_free(&r);
+}
+
 /* Fewer than two GPUs (none on CI, one on most machines): the whole ladder
  * runs through the harness without touching a GPU, every rung skipped with
  * the reason, and the summaries say how many GPUs there were. */
@@ -87,6 +149,7 @@ int main(void)
 {
     test_table();
     test_sizes_refused();
+    test_summaries();
     test_skips_below_two_gpus(&p2p_case);
     return test_result("p2p_test");
 }
