@@ -80,6 +80,8 @@ typedef struct allreduce_state {
     int gpu[M];
     char skip[200];        /* why nothing runs here; "" when it can */
     char nccl_skip[200];   /* why the NCCL rung cannot run; "" when it can */
+    char kernel_skip[200]; /* why the peer-memory kernels cannot run; "" when they can */
+    int can_access[M][M];
     float *data[M];        /* the in-place buffers */
     float *stage[M];       /* one_shot's copies of them */
     float *ring_in[M];     /* the ring's received chunk */
@@ -436,15 +438,15 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
         s->blocks[i] = 4 * sms;
         if (i == 0 || sms < s->signal_blocks) s->signal_blocks = sms;
         if (s->signal_blocks > ALLREDUCE_SIGNAL_MAX_BLOCKS) s->signal_blocks = ALLREDUCE_SIGNAL_MAX_BLOCKS;
-        for (int j = 0; j < s->n && !s->skip[0]; ++j) {
-            int can = 1;
-            if (i != j) CUDA_CHECK(cudaDeviceCanAccessPeer(&can, s->gpu[i], s->gpu[j]));
-            if (!can)
-                snprintf(s->skip, sizeof s->skip, "no peer access from GPU %d to GPU %d (cudaDeviceCanAccessPeer)",
-                         s->gpu[i], s->gpu[j]);
+        for (int j = 0; j < s->n; ++j) {
+            if (i == j) continue;
+            CUDA_CHECK(cudaDeviceCanAccessPeer(&s->can_access[i][j], s->gpu[i], s->gpu[j]));
+            if (!s->can_access[i][j] && !s->kernel_skip[0])
+                snprintf(s->kernel_skip, sizeof s->kernel_skip,
+                         "no peer access from GPU %d to GPU %d (cudaDeviceCanAccessPeer): its kernels load or store "
+                         "peer memory", s->gpu[i], s->gpu[j]);
         }
     }
-    if (s->skip[0]) return s;
     if (allocate(s) != 0) {
         *status = LADDER_NO_MEMORY;
         snprintf(err, err_len, "%zu bytes need 2 x %.2f GB and %d x %.2f GB on each of %d GPUs, %d more on GPU %d, "
@@ -455,7 +457,7 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
     }
     for (int i = 0; i < s->n; ++i)
         for (int j = 0; j < s->n; ++j)
-            if (i != j) set_access(s, i, j, 1);
+            if (i != j && s->can_access[i][j]) set_access(s, i, j, 1);
     CUDA_CHECK(cudaSetDevice(s->gpu[0]));
     ladder_gpu_streams_create(&s->streams, s->gpu, s->n);
     make_communicators(s);
@@ -470,6 +472,10 @@ static const char *unsupported(void *opaque, const ladder_variant *v)
     if ((allreduce_launcher *)v->impl == one_shot_with_flags && v->param > SIGNAL_MAX_BYTES)
         return "above 64 MiB: its slots would hold n copies of the buffer on every GPU (the small-message rung)";
     if (is_nccl(v) && s->nccl_skip[0]) return s->nccl_skip;
+    /* The copies of the host, gather and ring rungs work without peer
+     * access (the driver stages them); the kernels' peer pointers do not. */
+    allreduce_launcher *f = (allreduce_launcher *)v->impl;
+    if ((f == one_shot || f == two_shot || f == one_shot_with_flags) && s->kernel_skip[0]) return s->kernel_skip;
     return NULL;
 }
 
