@@ -104,8 +104,9 @@ typedef struct ladder_case {
     const char *(*unsupported)(void *state, const ladder_variant *variant);
 
     /* Optional: set up what a variant needs that must stay outside its timed
-     * region (peer access enabled or disabled between two GPUs). Called
-     * before each checked run of the variant; the harness times a variant
+     * region (peer access enabled or disabled between two GPUs), and learn
+     * which variant fill_inputs will fill for. Called before each checked
+     * run of the variant, before fill_inputs; the harness times a variant
      * only between two checked runs of it, so the setup holds while timed. */
     void (*prepare)(void *state, const ladder_variant *variant);
 
