@@ -17,6 +17,8 @@ extern const ladder_case texture_case;
 extern const ladder_case transfer_case;
 extern const ladder_case instr_case;
 extern const ladder_case occupancy_case;
+extern const ladder_case p2p_case;
+extern const ladder_case allreduce_case;
 
 const ladder_case *const ladder_cases[] = {
     &coalescing_case,
@@ -34,6 +36,8 @@ const ladder_case *const ladder_cases[] = {
     &transfer_case,
     &instr_case,
     &occupancy_case,
+    &p2p_case,
+    &allreduce_case,
 };
 const int ladder_case_count = (int)(sizeof ladder_cases / sizeof ladder_cases[0]);
 

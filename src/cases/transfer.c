@@ -172,17 +172,7 @@ static void pipeline(transfer_state *s, const ladder_variant *v, cudaStream_t st
     }
 }
 
-#define SWEEP(route, launcher, story)                                                                   \
-    LADDER_RUNG(route "_4KiB", story, launcher, 12), LADDER_RUNG(route "_8KiB", story, launcher, 13),    \
-    LADDER_RUNG(route "_16KiB", story, launcher, 14), LADDER_RUNG(route "_32KiB", story, launcher, 15),  \
-    LADDER_RUNG(route "_64KiB", story, launcher, 16), LADDER_RUNG(route "_128KiB", story, launcher, 17), \
-    LADDER_RUNG(route "_256KiB", story, launcher, 18), LADDER_RUNG(route "_512KiB", story, launcher, 19), \
-    LADDER_RUNG(route "_1MiB", story, launcher, 20), LADDER_RUNG(route "_2MiB", story, launcher, 21),    \
-    LADDER_RUNG(route "_4MiB", story, launcher, 22), LADDER_RUNG(route "_8MiB", story, launcher, 23),    \
-    LADDER_RUNG(route "_16MiB", story, launcher, 24), LADDER_RUNG(route "_32MiB", story, launcher, 25),  \
-    LADDER_RUNG(route "_64MiB", story, launcher, 26), LADDER_RUNG(route "_128MiB", story, launcher, 27), \
-    LADDER_RUNG(route "_256MiB", story, launcher, 28), LADDER_RUNG(route "_512MiB", story, launcher, 29), \
-    LADDER_RUNG(route "_1GiB", story, launcher, 30)
+#define SWEEP(route, launcher, story) LADDER_SWEEP_4KIB_TO_1GIB(route, story, launcher, LADDER_SWEEP_LOG2)
 
 static const ladder_variant transfer_variants[] = {
     SWEEP("h2d_pageable", h2d_pageable,
@@ -240,16 +230,6 @@ static transfer_plan plan_of(const transfer_state *s, const ladder_variant *v)
 
 /* ---- checks ---- */
 
-ladder_check transfer_compare_bytes(const void *got, const void *want, size_t bytes)
-{
-    const unsigned char *g = got, *w = want;
-    size_t differing = 0;
-#pragma omp parallel for reduction(+ : differing)
-    for (long long i = 0; i < (long long)bytes; ++i) differing += g[i] != w[i];
-    ladder_check c = {bytes ? (double)differing / (double)bytes : 0.0, 0.0, 0, differing == 0};
-    return c;
-}
-
 ladder_check transfer_check_fma_chain(const float *in, const float *out, size_t n, int fmas, float step)
 {
     double diff_squared = 0, ref_squared = 0;
@@ -263,36 +243,6 @@ ladder_check transfer_check_fma_chain(const float *in, const float *out, size_t 
     }
     /* One rounding of at most half an ulp of 2 on values of at least 1. */
     return ladder_error_finish((ladder_error_sum){diff_squared, ref_squared, nonfinite}, FLT_EPSILON);
-}
-
-/* ---- the fit ---- */
-
-transfer_fit transfer_fit_latency_bandwidth(const double *bytes, const double *seconds, const double *rel_spread,
-                                            size_t n)
-{
-    transfer_fit none = {NAN, NAN, NAN, n};
-    /* Minimise sum ((t - a - b x) / t)^2 / u: the normal equations with weights 1 / (t^2 u). */
-    double sw = 0, sx = 0, sxx = 0, st = 0, sxt = 0;
-    for (size_t i = 0; i < n; ++i) {
-        if (!(seconds[i] > 0)) return none;
-        double spread = rel_spread && rel_spread[i] > 0 ? rel_spread[i] : 0;
-        double uncertainty = spread * spread + TRANSFER_FIT_SPREAD_FLOOR * TRANSFER_FIT_SPREAD_FLOOR;
-        double w = 1.0 / (seconds[i] * seconds[i] * uncertainty);
-        sw += w;
-        sx += w * bytes[i];
-        sxx += w * bytes[i] * bytes[i];
-        st += w * seconds[i];
-        sxt += w * bytes[i] * seconds[i];
-    }
-    double det = sw * sxx - sx * sx;
-    /* Distinct sizes make det > 0; guard against rounding with a relative test. */
-    if (n < 2 || !(det > 1e-12 * sw * sxx)) return none;
-    double slope = (sw * sxt - sx * st) / det;
-    double intercept = (st - slope * sx) / sw;
-    if (!(slope > 0)) return none;
-    transfer_fit fit = {intercept, 1.0 / slope, NAN, n};
-    if (intercept > 0) fit.half_peak_bytes = intercept / slope;
-    return fit;
 }
 
 /* ---- the case hooks ---- */
@@ -430,7 +380,7 @@ static ladder_check check(void *opaque, const ladder_variant *v)
     if (p.computed)
         return transfer_check_fma_chain((const float *)p.source, (const float *)got, p.bytes / sizeof(float),
                                         TRANSFER_FMAS_PER_ELEMENT, FMA_STEP);
-    return transfer_compare_bytes(got, p.source, p.bytes);
+    return ladder_compare_bytes(got, p.source, p.bytes);
 }
 
 /* A copy moves its bytes once; the pipeline moves the array in and out over
@@ -473,7 +423,7 @@ static double seconds_of(const ladder_results *r, size_t first, transfer_launche
 }
 
 /* Fit one route; returns the best GB/s any single copy of it reached. */
-static transfer_fit fit_route(const ladder_results *r, size_t first, transfer_launcher *f, double *best_gbps)
+static ladder_fit fit_route(const ladder_results *r, size_t first, transfer_launcher *f, double *best_gbps)
 {
     double bytes[TRANSFER_SWEEP_MAX_LOG2 + 1], seconds[TRANSFER_SWEEP_MAX_LOG2 + 1];
     double spread[TRANSFER_SWEEP_MAX_LOG2 + 1];
@@ -488,7 +438,7 @@ static transfer_fit fit_route(const ladder_results *r, size_t first, transfer_la
         if (rec->gbps > *best_gbps) *best_gbps = rec->gbps;
         ++n;
     }
-    return transfer_fit_latency_bandwidth(bytes, seconds, spread, n);
+    return ladder_fit_latency_bandwidth(bytes, seconds, spread, n);
 }
 
 static void summarize(void *opaque, ladder_results *r, size_t first)
@@ -500,7 +450,7 @@ static void summarize(void *opaque, ladder_results *r, size_t first)
     } routes[] = {{"h2d_pageable", h2d_pageable}, {"d2h_pageable", d2h_pageable},
                   {"h2d_pinned", h2d_pinned},     {"d2h_pinned", d2h_pinned}};
     double best_gbps[2] = {0, 0}; /* h2d, d2h: the best single copy of either memory kind */
-    transfer_fit fits[4];
+    ladder_fit fits[4];
     for (int i = 0; i < 4; ++i) fits[i] = fit_route(r, first, routes[i].launcher, &best_gbps[i % 2]);
     for (int i = 0; i < 4; ++i) {
         char name[48], note[160];

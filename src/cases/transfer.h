@@ -39,35 +39,7 @@ void transfer_fma_chain(const float *in, float *out, long long n, int fmas, floa
 
 #ifndef __CUDACC__
 #include "../harness/case.h"
-
-/* time = latency + bytes / bandwidth, fitted by weighted least squares on the
- * relative residuals: weights 1 / (time^2 (spread^2 + TRANSFER_FIT_SPREAD_FLOOR^2)).
- * The 1 / time^2 makes every size count alike, so the microsecond latency is
- * not swamped by the millisecond noise of the largest copies; the spread
- * (each point's interquartile range / median, as measured) makes a point
- * count by how well it was measured: on the lent H100 and H200 the pinned
- * host-to-device copies of 1-16 MiB scatter by 20-30 % from sample to sample
- * while the others hold within a few percent, and equal weights let those
- * few points set the slope (fitted bandwidth 0.86-0.90 of the best copy's,
- * against 0.99 with the spread). The floor keeps a point measured within a
- * fraction of a percent from outweighing the rest without bound. */
-#define TRANSFER_FIT_SPREAD_FLOOR 0.01
-typedef struct transfer_fit {
-    double latency_s;        /* the intercept; may come out <= 0 on noisy data */
-    double bandwidth_bps;    /* bytes per second: 1 / slope */
-    double half_peak_bytes;  /* latency x bandwidth: where bytes / time is half the bandwidth; NaN if latency <= 0 */
-    size_t points;
-} transfer_fit;
-
-/* Fit n points (bytes[i], seconds[i], rel_spread[i]; rel_spread NULL: every
- * point at the floor); every field NaN when the points cannot fix a line
- * (fewer than two distinct sizes, or a slope that is not positive). */
-transfer_fit transfer_fit_latency_bandwidth(const double *bytes, const double *seconds, const double *rel_spread,
-                                            size_t n);
-
-/* A copy is right when every byte matches: rel_error is the fraction of bytes
- * that differ, tolerance 0. */
-ladder_check transfer_compare_bytes(const void *got, const void *want, size_t bytes);
+#include "../harness/sweep.h"
 
 /* The pipeline's reference: with scale 1, each step adds `step`, a power of
  * two, to a float in [1, 2): exact until the value crosses 2, rounded once

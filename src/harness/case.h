@@ -108,6 +108,13 @@ typedef struct ladder_case {
      * Leave the hook NULL when every variant takes every size. */
     const char *(*unsupported)(void *state, const ladder_variant *variant);
 
+    /* Optional: set up what a variant needs that must stay outside its timed
+     * region (peer access enabled or disabled between two GPUs), and learn
+     * which variant fill_inputs will fill for. Called before each checked
+     * run of the variant, before fill_inputs; the harness times a variant
+     * only between two checked runs of it, so the setup holds while timed. */
+    void (*prepare)(void *state, const ladder_variant *variant);
+
     /* Launch (or, for LADDER_HOST, compute) the variant once on `stream`. */
     void (*run)(void *state, const ladder_variant *variant, cudaStream_t stream);
 

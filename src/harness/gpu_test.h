@@ -1,6 +1,6 @@
-/* The start of every GPU test (and gpu_validate): GPU 0 opened, or the
- * reason printed and the process ended with 77, which ctest reports as
- * skipped, never passed. */
+/* The start of every GPU test (and gpu_validate): GPU 0 opened (and for the
+ * multi-GPU tests, the other GPUs found), or the reason printed and the
+ * process ended with 77, which ctest reports as skipped, never passed. */
 #ifndef LADDER_GPU_TEST_H
 #define LADDER_GPU_TEST_H
 
@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "device.h"
+#include "gpus.h"
 
 static inline void open_device_or_skip(ladder_device *device)
 {
@@ -17,6 +18,29 @@ static inline void open_device_or_skip(ladder_device *device)
         printf("skipped: %s\n", err);
         exit(LADDER_EXIT_SKIP_TEST);
     }
+}
+
+/* For the multi-GPU tests: GPU 0 opened, and the run's GPUs (gpus.h) into
+ * gpus, at least `needed` of them with peer access between every pair, or
+ * the reason printed and exit 77. Returns how many GPUs the run has. */
+static inline int open_gpus_or_skip(ladder_device *device, int needed, int *gpus)
+{
+    open_device_or_skip(device);
+    int n = ladder_run_gpus(gpus, LADDER_MAX_GPUS);
+    if (n < needed) {
+        printf("skipped: needs %d GPUs; this machine has %d\n", needed, n);
+        exit(LADDER_EXIT_SKIP_TEST);
+    }
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) {
+            int can = 1;
+            if (i != j) CUDA_CHECK(cudaDeviceCanAccessPeer(&can, gpus[i], gpus[j]));
+            if (!can) {
+                printf("skipped: no peer access from GPU %d to GPU %d\n", gpus[i], gpus[j]);
+                exit(LADDER_EXIT_SKIP_TEST);
+            }
+        }
+    return n;
 }
 
 #endif

@@ -32,6 +32,7 @@ static void poison_output(const ladder_case *c, void *state, const ladder_varian
 
 ladder_check ladder_validate_variant(const ladder_case *c, void *state, const ladder_variant *v, uint64_t seed)
 {
+    if (c->prepare) c->prepare(state, v);
     c->fill_inputs(state, seed);
     poison_output(c, state, v);
     CUDA_CHECK(cudaDeviceSynchronize());
@@ -197,6 +198,7 @@ ladder_status ladder_profile_case(const ladder_case *c, const ladder_size *size,
         const ladder_variant *v = &c->variants[i];
         if (!variant_wanted(c, o, selected, i) || (v->flags & LADDER_HOST)) continue;
         if (c->unsupported && c->unsupported(state, v)) continue;
+        if (c->prepare) c->prepare(state, v);
         c->fill_inputs(state, o->seed + (uint64_t)i);
         poison_output(c, state, v);
         c->run(state, v, ladder_stream()); /* warm-up: lazy module loading, library setup */
