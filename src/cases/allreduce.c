@@ -416,11 +416,19 @@ static void make_communicators(allreduce_state *s)
 #endif
 }
 
-static void *create(const ladder_size *size, ladder_status *status, char *err, size_t err_len)
+static int size_error(const ladder_size *size, char *err, size_t err_len)
 {
     if (size->count != 1 || size->dim[0] < 8 || size->dim[0] > (1LL << 30)) {
-        *status = LADDER_BAD_SIZE;
         snprintf(err, err_len, "allreduce takes one size in bytes, 8 to 2^30: the largest message");
+        return 1;
+    }
+    return 0;
+}
+
+static void *create(const ladder_size *size, ladder_status *status, char *err, size_t err_len)
+{
+    if (size_error(size, err, err_len)) {
+        *status = LADDER_BAD_SIZE;
         return NULL;
     }
     allreduce_state *s = calloc(1, sizeof *s);
@@ -673,6 +681,7 @@ const ladder_case allreduce_case = {
     .ceiling = LADDER_CEILING_BANDWIDTH,
     .variants = allreduce_variants,
     .variant_count = VARIANT_COUNT,
+    .size_error = size_error,
     .create = create,
     .destroy = destroy,
     .fill_inputs = fill_inputs,

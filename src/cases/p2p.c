@@ -230,11 +230,19 @@ static void destroy(void *opaque)
     free(s);
 }
 
-static void *create(const ladder_size *size, ladder_status *status, char *err, size_t err_len)
+static int size_error(const ladder_size *size, char *err, size_t err_len)
 {
     if (size->count != 1 || size->dim[0] < 1 || size->dim[0] > (1LL << P2P_SWEEP_MAX_LOG2)) {
-        *status = LADDER_BAD_SIZE;
         snprintf(err, err_len, "p2p takes one size in bytes, 1 to 2^30: the largest transfer");
+        return 1;
+    }
+    return 0;
+}
+
+static void *create(const ladder_size *size, ladder_status *status, char *err, size_t err_len)
+{
+    if (size_error(size, err, err_len)) {
+        *status = LADDER_BAD_SIZE;
         return NULL;
     }
     p2p_state *s = calloc(1, sizeof *s);
@@ -507,6 +515,7 @@ const ladder_case p2p_case = {
     .ceiling = LADDER_CEILING_BANDWIDTH,
     .variants = p2p_variants,
     .variant_count = VARIANT_COUNT,
+    .size_error = size_error,
     .create = create,
     .destroy = destroy,
     .fill_inputs = fill_inputs,

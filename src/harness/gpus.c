@@ -1,11 +1,11 @@
 #include "gpus.h"
 
-#include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "check.h"
+#include "nvml.h"
 
 int ladder_run_gpus(int *ordinals, int max)
 {
@@ -126,7 +126,6 @@ ladder_link ladder_link_from_ports(const ladder_nvlink_port *ports, int port_cou
 /* ---- NVML, declared from its public API reference (the toolkit here ships
  * no nvml.h); 0 is NVML_SUCCESS ---- */
 
-typedef struct nvml_device_opaque *nvml_device;
 /* nvmlPciInfo_t: the numeric fields sit after the 16-byte legacy bus id. */
 typedef struct nvml_pci_info {
     char bus_id_legacy[16];
@@ -151,7 +150,6 @@ typedef struct nvml_field_value {
 
 static struct {
     int tried, ready;
-    int (*by_bus_id)(const char *, nvml_device *);
     int (*link_state)(nvml_device, unsigned, int *);
     int (*remote_pci)(nvml_device, unsigned, nvml_pci_info *);
     int (*remote_type)(nvml_device, unsigned, int *);
@@ -162,15 +160,12 @@ static int nvml_open(void)
 {
     if (nvml.tried) return nvml.ready;
     nvml.tried = 1;
-    void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) return 0;
-    int (*init)(void) = (int (*)(void))dlsym(lib, "nvmlInit_v2");
-    nvml.by_bus_id = (int (*)(const char *, nvml_device *))dlsym(lib, "nvmlDeviceGetHandleByPciBusId_v2");
-    nvml.link_state = (int (*)(nvml_device, unsigned, int *))dlsym(lib, "nvmlDeviceGetNvLinkState");
-    nvml.remote_pci = (int (*)(nvml_device, unsigned, nvml_pci_info *))dlsym(lib, "nvmlDeviceGetNvLinkRemotePciInfo_v2");
-    nvml.remote_type = (int (*)(nvml_device, unsigned, int *))dlsym(lib, "nvmlDeviceGetNvLinkRemoteDeviceType");
-    nvml.field_values = (int (*)(nvml_device, int, nvml_field_value *))dlsym(lib, "nvmlDeviceGetFieldValues");
-    nvml.ready = init && nvml.by_bus_id && nvml.link_state && nvml.remote_pci && init() == 0;
+    nvml.link_state = (int (*)(nvml_device, unsigned, int *))ladder_nvml_symbol("nvmlDeviceGetNvLinkState");
+    nvml.remote_pci =
+        (int (*)(nvml_device, unsigned, nvml_pci_info *))ladder_nvml_symbol("nvmlDeviceGetNvLinkRemotePciInfo_v2");
+    nvml.remote_type = (int (*)(nvml_device, unsigned, int *))ladder_nvml_symbol("nvmlDeviceGetNvLinkRemoteDeviceType");
+    nvml.field_values = (int (*)(nvml_device, int, nvml_field_value *))ladder_nvml_symbol("nvmlDeviceGetFieldValues");
+    nvml.ready = nvml.link_state && nvml.remote_pci;
     return nvml.ready;
 }
 
@@ -179,7 +174,7 @@ ladder_link ladder_link_between(const char *bus_id_a, const char *bus_id_b)
     ladder_link unknown = {0, 0, 0, NAN};
     ladder_pci_address b;
     nvml_device device;
-    if (ladder_parse_pci_address(bus_id_b, &b) != 0 || !nvml_open() || nvml.by_bus_id(bus_id_a, &device) != 0)
+    if (ladder_parse_pci_address(bus_id_b, &b) != 0 || !nvml_open() || !(device = ladder_nvml_device(bus_id_a)))
         return unknown;
     ladder_nvlink_port ports[NVML_NVLINK_MAX_LINKS];
     int count = 0;

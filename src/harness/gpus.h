@@ -1,6 +1,6 @@
 /* Several GPUs: which GPUs a multi-GPU case spans, and how two of them are
- * joined (NVLink links and their rate, read through NVML at run time, as
- * gpu_clock.c does, so that ladder builds and tests where there is no driver). */
+ * joined (NVLink links and their rate, read through NVML at run time by
+ * nvml.h's loader, so that ladder builds and tests where there is no driver). */
 #ifndef LADDER_GPUS_H
 #define LADDER_GPUS_H
 
