@@ -421,8 +421,8 @@ static void open_gpu(const cli *c, int ordinal, ladder_device *device, ladder_ru
 
 /* Every selected case on one GPU, its document rewritten after each case.
  * Returns 1 when a variant produced a wrong result. */
-static int run_on_gpu(const cli *c, int ordinal, const ladder_case *const *selected, int count, const char *ncu,
-                      ladder_run_info *info)
+static int run_on_gpu(const cli *c, int ordinal, int first_gpu, const ladder_case *const *selected, int count,
+                      const char *ncu, ladder_run_info *info)
 {
     ladder_device device;
     open_gpu(c, ordinal, &device, info);
@@ -438,6 +438,10 @@ static int run_on_gpu(const cli *c, int ordinal, const ladder_case *const *selec
     ladder_document_keep_on_error(&doc);
     int invalid = 0;
     for (int k = 0; k < count && !ladder_stop_signal(); ++k) {
+        if (selected[k]->spans_gpus && !first_gpu) {
+            printf("\n%s: ran once, from GPU %d, over every GPU of the run\n", selected[k]->name, c->devices[0]);
+            continue;
+        }
         int size_given;
         ladder_size_list sizes = sizes_for(c, selected[k], &size_given);
         ladder_progress_case(k, count, selected[k]->name);
@@ -503,7 +507,7 @@ static int command_run(cli *c, ladder_run_info *info)
     ladder_progress_enable(!c->quiet && isatty(STDERR_FILENO));
     int invalid = 0;
     for (int g = 0; g < c->device_count && !ladder_stop_signal(); ++g)
-        invalid |= run_on_gpu(c, c->devices[g], selected, count, ncu, info);
+        invalid |= run_on_gpu(c, c->devices[g], g == 0, selected, count, ncu, info);
     if (ladder_stop_signal()) return ladder_stop_exit_code();
     if (invalid) {
         fprintf(stderr, "ladder: some variants produced wrong results (check column)\n");

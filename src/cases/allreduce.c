@@ -673,6 +673,7 @@ void allreduce_summarize(ladder_results *r, size_t first, int gpus)
 
 const ladder_case allreduce_case = {
     .name = "allreduce",
+    .spans_gpus = 1,
     .title = "sum over the GPUs: through the host, gather and broadcast, ring, one-shot, two-shot, against NCCL",
     .size_help = "BYTES, the largest message (8 to 2^30): the sweep runs 8 B up to it by powers of two",
     .default_size = "2^30",

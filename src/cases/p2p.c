@@ -507,6 +507,7 @@ void p2p_summarize_ladder(ladder_results *r, size_t first, double rate_ab)
 
 const ladder_case p2p_case = {
     .name = "p2p",
+    .spans_gpus = 1,
     .title = "GPU to GPU: staged, peer copies with and without peer access, peer loads and stores, the pair matrix",
     .size_help = "BYTES, the largest transfer (1 to 2^30): the sweep runs 4 KiB up to it, the matrix moves it",
     .default_size = "2^30",

@@ -86,6 +86,8 @@ typedef struct ladder_case {
     const char *size_forms;   /* forms the size may name ("banded powerlaw"), NULL for none */
     const char *test_sizes[8];/* GPU test sizes (odd ones included), NULL-terminated */
     ladder_ceiling_kind ceiling;
+    int spans_gpus;           /* uses every GPU of the run at once (p2p, allreduce): with --device
+                                 all it runs once, from the first GPU, not once per GPU */
 
     const ladder_variant *variants; /* the ladder, in order; the baseline last */
     int variant_count;
