@@ -85,6 +85,19 @@ double sgemm_tolerance(long long k)
     return ladder_fp32_tolerance((double)k);
 }
 
+/* The tf32 rung rounds each input to TF32, a relative change of at most
+ * u = 2^-11 each, so each product moves by at most 2u relative. Over a sum
+ * of products of both signs the errors add up as the products do (both grow
+ * as sqrt(K)), so the relative error of C is about u sqrt(2/3) = 4e-4 at any
+ * K for inputs uniform on [-1, 1], and 2u bounds it however the signs fall
+ * (per element, before cancellation); FP32 accumulation adds the usual
+ * tolerance. A product missing one term in K is off by about 1/sqrt(K): 2%
+ * at K = 4096, still caught up to K of about 10^5. */
+double sgemm_tf32_tolerance(long long k)
+{
+    return 2 * SGEMM_TF32_UNIT_ROUNDOFF + sgemm_tolerance(k);
+}
+
 static int draw_lines(long long count, uint64_t seed, long long *lines)
 {
     if (count <= SGEMM_SAMPLE_LINES) {
@@ -121,7 +134,7 @@ static void reference_row(const float *a, const float *b, long long n, long long
 }
 
 ladder_check sgemm_check_host(const float *a, const float *b, const float *c, long long m, long long n, long long k,
-                              const sgemm_sample *sample)
+                              const sgemm_sample *sample, double tolerance)
 {
     double diff_squared = 0, ref_squared = 0;
     size_t nonfinite = 0;
@@ -165,7 +178,7 @@ ladder_check sgemm_check_host(const float *a, const float *b, const float *c, lo
 #pragma omp parallel for schedule(static) reduction(+ : nonfinite)
     for (long long e = 0; e < m * n; ++e)
         if (!isfinite(c[e])) ++nonfinite;
-    return ladder_error_finish((ladder_error_sum){diff_squared, ref_squared, nonfinite}, sgemm_tolerance(k));
+    return ladder_error_finish((ladder_error_sum){diff_squared, ref_squared, nonfinite}, tolerance);
 }
 
 /* ---- Baseline ------------------------------------------------------------- */
@@ -231,6 +244,10 @@ static const ladder_variant sgemm_variants[] = {
          sgemm_tile_128x128_k32),
     RUNG("tile_by_size", "k32 tiles of 128x128 where they fill 3/4 of a wave of resident blocks, else 64x64: small sizes",
          sgemm_tile_by_size),
+    {"tf32", "TF32 (reduced precision): tensor cores, mma.sync m16n8k8, inputs rounded to 10-bit mantissas",
+     (ladder_impl)sgemm_tf32, 0, 0, "TF32 (reduced precision)"},
+    RUNG("3xtf32", "tensor cores at FP32 accuracy: x = hi + lo in TF32, hi*hi + hi*lo + lo*hi, FP32 sums",
+         sgemm_3xtf32),
     {"cublas", "cuBLAS SGEMM, CUBLAS_DEFAULT_MATH: FP32 FMAs, TF32 off; row-major as C^T = B^T A^T",
      (ladder_impl)cublas_sgemm, 0, LADDER_BASELINE},
 };
@@ -247,6 +264,7 @@ typedef struct sgemm_state {
     int full_check;
     sgemm_sample sample;
     int shared_optin;  /* cudaDevAttrMaxSharedMemoryPerBlockOptin of the device */
+    int compute_major; /* the device's compute capability, major part */
     char reason[160];  /* why a rung is unsupported, when that depends on the device */
 } sgemm_state;
 
@@ -309,6 +327,7 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
     int device;
     CUDA_CHECK(cudaGetDevice(&device));
     CUDA_CHECK(cudaDeviceGetAttribute(&s->shared_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&s->compute_major, cudaDevAttrComputeCapabilityMajor, device));
     CUBLAS_CHECK(cublasCreate(&s->cublas));
     CUBLAS_CHECK(cublasSetMathMode(s->cublas, CUBLAS_DEFAULT_MATH));
     s->full_check = (double)m * n * k <= (double)SGEMM_FULL_CHECK_MNK;
@@ -329,6 +348,11 @@ static void fill_inputs(void *opaque, uint64_t seed)
     if (!s->full_check) sgemm_draw_sample(s->m, s->n, ladder_hash64(ladder_hash64(seed)), &s->sample);
 }
 
+static int is_tensor_rung(const ladder_variant *v)
+{
+    return v->impl == (ladder_impl)sgemm_tf32 || v->impl == (ladder_impl)sgemm_3xtf32;
+}
+
 static const char *unsupported(void *opaque, const ladder_variant *v)
 {
     sgemm_state *s = opaque;
@@ -339,6 +363,8 @@ static const char *unsupported(void *opaque, const ladder_variant *v)
         return "the blocked CPU loop would take seconds above 2048^3 multiply-adds; try --size 2048";
     if (v->impl == (ladder_impl)sgemm_single_block && (s->m > SGEMM_SINGLE_BLOCK_MAX || s->n > SGEMM_SINGLE_BLOCK_MAX))
         return "one thread per element in one block: a block holds at most 1024 threads (M, N <= 32)";
+    if (is_tensor_rung(v) && s->compute_major < 8)
+        return "TF32 tensor-core instructions (mma.sync .tf32) need compute capability 8.0 or later";
     if (!(v->flags & (LADDER_HOST | LADDER_BASELINE))) {
         size_t need = sgemm_shared_bytes((sgemm_launcher *)v->impl);
         if (need > (size_t)s->shared_optin) {
@@ -373,7 +399,9 @@ static ladder_check check(void *opaque, const ladder_variant *v)
     sgemm_state *s = opaque;
     if (!(v->flags & LADDER_HOST))
         CUDA_CHECK(cudaMemcpy(s->host_c, s->device_c, (size_t)s->m * s->n * sizeof(float), cudaMemcpyDeviceToHost));
-    return sgemm_check_host(s->host_a, s->host_b, s->host_c, s->m, s->n, s->k, s->full_check ? NULL : &s->sample);
+    double tolerance = v->impl == (ladder_impl)sgemm_tf32 ? sgemm_tf32_tolerance(s->k) : sgemm_tolerance(s->k);
+    return sgemm_check_host(s->host_a, s->host_b, s->host_c, s->m, s->n, s->k, s->full_check ? NULL : &s->sample,
+                            tolerance);
 }
 
 static ladder_work work(void *opaque)
@@ -390,7 +418,7 @@ const ladder_case sgemm_case = {
     .default_size = "4096,4095,1000",
     .quick_size = "1024",
     .test_sizes = {"1031x97x67", "100x260x36", "255x257x129", "32x32x32", "1x1x1",
-                   "2048x2048x40" /* tile_by_size takes its big tile */, NULL},
+                   "2048x2048x40" /* tile_by_size takes its big tile */, "4095x1x127", NULL},
     .ceiling = LADDER_CEILING_FP32,
     .variants = sgemm_variants,
     .variant_count = (int)(sizeof sgemm_variants / sizeof sgemm_variants[0]),

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <cuda_runtime_api.h>
 
 #ifdef __cplusplus
@@ -34,6 +35,8 @@ sgemm_launcher sgemm_tile_128x256;
 sgemm_launcher sgemm_tile_128x128_4warps;
 sgemm_launcher sgemm_tile_128x128_k32;
 sgemm_launcher sgemm_tile_by_size;
+sgemm_launcher sgemm_tf32;
+sgemm_launcher sgemm_3xtf32;
 
 /* Dynamic shared memory a rung asks for per block, where that is more than
  * the 48 KB every GPU grants without opting in; 0 for the others. A device
@@ -64,6 +67,28 @@ static inline void sgemm_swizzled_tile(int id, int blocks_m, int blocks_n, int g
     *tile_n = in_group / rows;
 }
 
+/* x rounded to TF32 (10 mantissa bits), to nearest with ties away from
+ * zero, as cvt.rna.tf32.f32 rounds: adding half of the lowest kept bit to
+ * the magnitude bits carries into the kept bits (and the exponent) exactly
+ * when the dropped 13 bits are at least half of it. The tensor rungs split
+ * with this function, and the CPU test checks it. For finite x only (the
+ * largest floats round to infinity, as in TF32; an infinity would become
+ * NaN). */
+#ifdef __CUDACC__
+__host__ __device__
+#endif
+static inline float sgemm_tf32_round(float x)
+{
+    uint32_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    bits = (bits + 0x1000u) & 0xFFFFE000u;
+    memcpy(&x, &bits, sizeof x);
+    return x;
+}
+
+/* TF32's unit roundoff: 11 significant bits, rounded to nearest. */
+#define SGEMM_TF32_UNIT_ROUNDOFF (1.0 / 2048.0)
+
 #ifndef __CUDACC__
 #include "../harness/case.h"
 
@@ -89,11 +114,14 @@ void sgemm_draw_sample(long long m, long long n, uint64_t seed, sgemm_sample *sa
 
 /* Compare C with a double-precision reference of A*B: every element when
  * sample is NULL, else the sampled rows and columns. Either way every
- * element of C is scanned for NaN and Inf. Tolerance sgemm_tolerance(k). */
+ * element of C is scanned for NaN and Inf. */
 ladder_check sgemm_check_host(const float *a, const float *b, const float *c, long long m, long long n, long long k,
-                              const sgemm_sample *sample);
+                              const sgemm_sample *sample, double tolerance);
 
+/* What a check accepts: an FP32 product (every rung but tf32, 3xtf32
+ * included), and the TF32 one (the tf32 rung: its inputs are rounded). */
 double sgemm_tolerance(long long k);
+double sgemm_tf32_tolerance(long long k);
 #endif
 
 #ifdef __cplusplus

@@ -95,13 +95,13 @@ static void test_full_check(void)
 {
     problem p = make_problem(37, 29, 45, 7);
     sgemm_cpu_blocked(p.a, p.b, p.c, p.m, p.n, p.k);
-    ladder_check r = sgemm_check_host(p.a, p.b, p.c, p.m, p.n, p.k, NULL);
+    ladder_check r = sgemm_check_host(p.a, p.b, p.c, p.m, p.n, p.k, NULL, sgemm_tolerance(p.k));
     expect(r.passed && r.rel_error > 0, "full check: an FP32 product passes (and is not bit-exact)");
     p.c[17 * p.n + 3] += 0.05f;
-    r = sgemm_check_host(p.a, p.b, p.c, p.m, p.n, p.k, NULL);
+    r = sgemm_check_host(p.a, p.b, p.c, p.m, p.n, p.k, NULL, sgemm_tolerance(p.k));
     expect(!r.passed && r.nonfinite == 0, "full check: one element off by 0.05 fails");
     p.c[17 * p.n + 3] = NAN;
-    r = sgemm_check_host(p.a, p.b, p.c, p.m, p.n, p.k, NULL);
+    r = sgemm_check_host(p.a, p.b, p.c, p.m, p.n, p.k, NULL, sgemm_tolerance(p.k));
     expect(!r.passed && r.nonfinite == 1, "full check: one NaN fails and is counted");
     free_problem(&p);
 }
@@ -145,7 +145,7 @@ static void test_sampled_check(void)
     sgemm_sample s;
     sgemm_draw_sample(p.m, p.n, 5, &s);
     sgemm_cpu_blocked(p.a, p.b, p.c, p.m, p.n, p.k);
-    ladder_check r = sgemm_check_host(p.a, p.b, p.c, p.m, p.n, p.k, &s);
+    ladder_check r = sgemm_check_host(p.a, p.b, p.c, p.m, p.n, p.k, &s, sgemm_tolerance(p.k));
     expect(r.passed, "sampled check: an FP32 product passes");
 
     /* A row in the sample, a column outside it. */
@@ -153,7 +153,7 @@ static void test_sampled_check(void)
     while (contains(s.cols, s.col_count, col)) ++col;
     float saved = p.c[row * p.n + col];
     p.c[row * p.n + col] += 0.05f;
-    r = sgemm_check_host(p.a, p.b, p.c, p.m, p.n, p.k, &s);
+    r = sgemm_check_host(p.a, p.b, p.c, p.m, p.n, p.k, &s, sgemm_tolerance(p.k));
     expect(!r.passed && r.nonfinite == 0, "sampled check: one element off by 0.05 in a sampled row fails");
     p.c[row * p.n + col] = saved;
 
@@ -161,7 +161,7 @@ static void test_sampled_check(void)
     long long free_row = 0;
     while (contains(s.rows, s.row_count, free_row)) ++free_row;
     p.c[free_row * p.n + col] = NAN;
-    r = sgemm_check_host(p.a, p.b, p.c, p.m, p.n, p.k, &s);
+    r = sgemm_check_host(p.a, p.b, p.c, p.m, p.n, p.k, &s, sgemm_tolerance(p.k));
     expect(!r.passed && r.nonfinite == 1, "sampled check: a NaN outside the sample still fails");
     free_problem(&p);
 }
@@ -178,10 +178,10 @@ static void test_tolerance(void)
     long long m = 64, n = 48, k = 1000;
     problem p = make_problem(m, n, k, 11);
     sgemm_cpu_blocked(p.a, p.b, p.c, m, n, k);
-    ladder_check good = sgemm_check_host(p.a, p.b, p.c, m, n, k, NULL);
+    ladder_check good = sgemm_check_host(p.a, p.b, p.c, m, n, k, NULL, sgemm_tolerance(k));
     for (long long i = 0; i < m; ++i)
         for (long long j = 0; j < n; ++j) p.c[i * n + j] -= p.a[i * k + k - 1] * p.b[(k - 1) * n + j];
-    ladder_check missing = sgemm_check_host(p.a, p.b, p.c, m, n, k, NULL);
+    ladder_check missing = sgemm_check_host(p.a, p.b, p.c, m, n, k, NULL, sgemm_tolerance(k));
     char what[128];
     snprintf(what, sizeof what, "K = 1000: FP32 error %.1e passes, a missing term (%.1e) fails; tolerance %.1e",
              good.rel_error, missing.rel_error, good.tolerance);
@@ -227,6 +227,103 @@ static void test_shared_bytes(void)
            "shared bytes: rungs within 48 KB report 0");
     expect(k16 > 48 * 1024 && k16 <= 64 * 1024, "shared bytes: the k16 ring opts in above 48 KB, within 64 KB");
     expect(k32 > 64 * 1024 && k32 <= 227 * 1024, "shared bytes: the k32 ring needs more than 64 KB, fits 227 KB");
+    size_t tf32 = sgemm_shared_bytes(sgemm_tf32), three = sgemm_shared_bytes(sgemm_3xtf32);
+    expect(tf32 > 64 * 1024 && 2 * tf32 <= 228 * 1024, "shared bytes: tf32 opts in above 64 KB, two blocks an SM fit");
+    expect(three > 164 * 1024 && three <= 227 * 1024,
+           "shared bytes: 3xtf32 needs more than an A100 grants (164 KB), fits Hopper's 227 KB");
+}
+
+static uint32_t bits_of(float x)
+{
+    uint32_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    return bits;
+}
+
+/* The split of the tensor rungs: hi = tf32(x) keeps 10 mantissa bits (the
+ * low 13 are zero), rounded to nearest, ties away from zero; lo = tf32(x -
+ * hi) likewise; hi + lo is x to 2^-22 relative. Over magnitudes from 2^-60
+ * to 2^60, both signs. */
+static void test_tf32_split(void)
+{
+    int hi_tf32 = 1, lo_tf32 = 1, hi_near = 1, sum_near = 1, lo_needed = 0;
+    double worst_sum = 0;
+    for (uint64_t i = 0; i < 200000; ++i) {
+        float mantissa = 1.0f + (float)ladder_random_below(7, i, 1u << 23) / (float)(1u << 23);
+        int exponent = (int)ladder_random_below(8, i, 121) - 60;
+        float x = ldexpf(i % 2 ? -mantissa : mantissa, exponent);
+        float hi = sgemm_tf32_round(x), lo = sgemm_tf32_round(x - hi);
+        hi_tf32 &= (bits_of(hi) & 0x1FFFu) == 0;
+        lo_tf32 &= (bits_of(lo) & 0x1FFFu) == 0;
+        hi_near &= fabs((double)hi - x) <= ldexp(fabs((double)x), -11);
+        double sum_error = fabs((double)hi + (double)lo - x) / fabs((double)x);
+        sum_near &= sum_error <= ldexp(1.0, -22);
+        worst_sum = fmax(worst_sum, sum_error);
+        lo_needed |= lo != 0.0f;
+    }
+    expect(hi_tf32 && lo_tf32, "tf32 split: hi and lo have their low 13 mantissa bits zero (TF32-representable)");
+    expect(hi_near, "tf32 split: hi is x to 2^-11 relative (round to nearest)");
+    char what[128];
+    snprintf(what, sizeof what, "tf32 split: hi + lo is x to 2^-22 relative (worst %.2e)", worst_sum);
+    expect(sum_near && lo_needed, what);
+
+    /* Ties go away from zero, as cvt.rna; just below a tie goes down. */
+    float tie = 1.0f + ldexpf(1.0f, -11), below = nextafterf(tie, 0.0f);
+    expect(sgemm_tf32_round(tie) == 1.0f + ldexpf(1.0f, -10) && sgemm_tf32_round(-tie) == -(1.0f + ldexpf(1.0f, -10)),
+           "tf32 round: a tie rounds away from zero, both signs");
+    expect(sgemm_tf32_round(below) == 1.0f, "tf32 round: just below a tie rounds down");
+    expect(sgemm_tf32_round(2.0f - ldexpf(1.0f, -12)) == 2.0f, "tf32 round: the carry moves into the exponent");
+    expect(sgemm_tf32_round(0.0f) == 0.0f && sgemm_tf32_round(1.5f) == 1.5f, "tf32 round: TF32 values stay");
+}
+
+/* C from inputs split as the tensor rungs split them, in double: PASSES 1
+ * is the tf32 rung's product (rounded inputs), 3 the 3xtf32 one (hi*hi +
+ * hi*lo + lo*hi). The tensor cores' own FP32 sums add the FP32 rounding of
+ * the GPU rungs on top, which the FP32 tolerance already covers. */
+static void split_product(const problem *p, int passes)
+{
+    for (long long i = 0; i < p->m; ++i)
+        for (long long j = 0; j < p->n; ++j) {
+            double sum = 0;
+            for (long long q = 0; q < p->k; ++q) {
+                float x = p->a[i * p->k + q], y = p->b[q * p->n + j];
+                float x_hi = sgemm_tf32_round(x), y_hi = sgemm_tf32_round(y);
+                double term = (double)x_hi * y_hi;
+                if (passes == 3)
+                    term += (double)x_hi * sgemm_tf32_round(y - y_hi) + (double)sgemm_tf32_round(x - x_hi) * y_hi;
+                sum += term;
+            }
+            p->c[i * p->n + j] = (float)sum;
+        }
+}
+
+/* The tf32 rung's tolerance: a TF32 product passes it (and fails the FP32
+ * one: it needs its own), the product missing one term in 1000 fails it.
+ * The 3xtf32 product passes the FP32 tolerance by a wide margin. */
+static void test_tf32_tolerance(void)
+{
+    long long m = 64, n = 48, k = 1000;
+    problem p = make_problem(m, n, k, 21);
+    split_product(&p, 1);
+    ladder_check tf32 = sgemm_check_host(p.a, p.b, p.c, m, n, k, NULL, sgemm_tf32_tolerance(k));
+    ladder_check tf32_as_fp32 = sgemm_check_host(p.a, p.b, p.c, m, n, k, NULL, sgemm_tolerance(k));
+    char what[160];
+    snprintf(what, sizeof what, "tf32 product: error %.1e passes its tolerance %.1e, not the FP32 one %.1e",
+             tf32.rel_error, tf32.tolerance, tf32_as_fp32.tolerance);
+    expect(tf32.passed && !tf32_as_fp32.passed && tf32.rel_error > 1e-4 && tf32.rel_error < tf32.tolerance / 2, what);
+    for (long long i = 0; i < m; ++i)
+        for (long long j = 0; j < n; ++j) p.c[i * n + j] -= p.a[i * k + k - 1] * p.b[(k - 1) * n + j];
+    ladder_check missing = sgemm_check_host(p.a, p.b, p.c, m, n, k, NULL, sgemm_tf32_tolerance(k));
+    snprintf(what, sizeof what, "tf32 tolerance: a product missing one term in 1000 fails (%.1e)", missing.rel_error);
+    expect(!missing.passed, what);
+
+    split_product(&p, 3);
+    ladder_check three = sgemm_check_host(p.a, p.b, p.c, m, n, k, NULL, sgemm_tolerance(k));
+    snprintf(what, sizeof what, "3xtf32 product: error %.1e, within a tenth of the FP32 tolerance %.1e",
+             three.rel_error, three.tolerance);
+    expect(three.passed && three.rel_error < three.tolerance / 10, what);
+    expect(fabs(sgemm_tf32_tolerance(4096) - 1e-3) < 1e-4, "tf32 tolerance at K = 4096: about 1e-3");
+    free_problem(&p);
 }
 
 int main(void)
@@ -239,6 +336,8 @@ int main(void)
     test_tolerance();
     test_swizzle();
     test_shared_bytes();
+    test_tf32_split();
+    test_tf32_tolerance();
     printf("sgemm_test: %d failed\n", test_failures);
     return test_failures ? 1 : 0;
 }

@@ -36,6 +36,10 @@ typedef struct ladder_variant {
     ladder_impl impl;  /* the case's launcher, of the case's own type */
     int param;         /* a sweep point or a compile-time choice; 0 when unused */
     unsigned flags;    /* enum ladder_variant_flags */
+    /* NULL, or a note where the variant computes at a lower precision than
+     * the case's own (and is checked against a tolerance of its own):
+     * "TF32 (reduced precision)". Shown in the table, "precision" in JSON. */
+    const char *precision;
 } ladder_variant;
 
 /* A row of a variant table: a rung of the ladder, and the general form for

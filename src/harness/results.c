@@ -161,9 +161,10 @@ void ladder_print_table(FILE *out, const ladder_results *r, size_t first)
         format_number(speedup, sizeof speedup, "%.2fx", rec->speedup);
         format_number(ratio, sizeof ratio, "%.3f", rec->ratio_to_baseline);
         format_number(error, sizeof error, "%.1e", rec->rel_error);
-        fprintf(out, "%3d  %-26s %10s %7s %9s %9s %6s %6s %8s %8s %9s  %s%s%s%s\n", rec->index, name, time, spread,
+        fprintf(out, "%3d  %-26s %10s %7s %9s %9s %6s %6s %8s %8s %9s  %s%s%s%s%s%s\n", rec->index, name, time, spread,
                 gbps, gflops, bandwidth, fp32, speedup, ratio, error, rec->valid ? "ok" : "FAIL",
-                rec->throttled ? " throttled" : "", rec->contended ? " contended" : "", rec->noisy ? " noisy" : "");
+                rec->throttled ? " throttled" : "", rec->contended ? " contended" : "", rec->noisy ? " noisy" : "",
+                rec->precision[0] ? "  " : "", rec->precision);
         flagged |= rec->throttled || rec->contended || rec->noisy;
     }
     fprintf(out, "  * vendor baseline; vs base = baseline time / variant time; spread = interquartile range / median;\n"
@@ -352,6 +353,8 @@ static void emit_record(FILE *out, const ladder_record *rec)
     FIELD_NUM("ratio_to_baseline", rec->ratio_to_baseline);
     FIELD_NUM("rel_error", rec->rel_error);
     FIELD_NUM("tolerance", rec->tolerance);
+    if (rec->precision[0]) FIELD_STR("precision", rec->precision);
+    else fprintf(out, ", \"precision\": null");
     FIELD_BOOL("valid", rec->valid);
     FIELD_BOOL("throttled", rec->throttled);
     FIELD_INT("throttled_samples", rec->throttled_samples);

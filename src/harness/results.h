@@ -35,6 +35,7 @@ typedef struct ladder_record {
     int baseline, host;      /* vendor-library record; CPU variant */
     int skipped;
     char reason[200];        /* why skipped */
+    char precision[48];      /* the variant's precision note, "" for none */
     int samples;
     double median_ms, min_ms, max_ms, rel_spread;
     double bytes, flops, gbps, gflops;

@@ -78,6 +78,19 @@ int main(void)
                                               .shared_load_wavefronts_per_instruction = NAN,
                                               .shared_bank_conflicts = 0, .achieved_occupancy_pct = 88};
 
+    /* A reduced-precision variant carries its note. */
+    snprintf(r.records[1].precision, sizeof r.records[1].precision, "TF32 (reduced precision)");
+
+    char *table = NULL;
+    size_t table_len = 0;
+    FILE *table_out = open_memstream(&table, &table_len);
+    ladder_print_table(table_out, &r, 0);
+    fclose(table_out);
+    /* The note follows its record's check, and no other record's. */
+    const char *note = strstr(table, "ok  TF32 (reduced precision)\n");
+    EXPECT(note != NULL && strstr(table, "reduced") == note + 10 && strstr(note + 11, "reduced") == NULL);
+    free(table);
+
     /* A figure of the whole ladder. */
     ladder_summary *fit = ladder_results_add_summary(&r);
     snprintf(fit->case_name, sizeof fit->case_name, "transpose");
@@ -121,6 +134,7 @@ int main(void)
              "assert res[2][\"skipped\"] is True and res[2][\"reason\"] == \"needs \\\"tiles\\\"\"\n"
              "assert res[2][\"median_ms\"] is None and res[0][\"gflops\"] is None\n"
              "assert res[0][\"reason\"] is None\n"
+             "assert res[1][\"precision\"] == \"TF32 (reduced precision)\" and res[0][\"precision\"] is None\n"
              "assert res[0][\"counters\"] is None\n"
              "assert res[0][\"contended\"] is True and res[1][\"contended\"] is False\n"
              "assert res[1][\"noisy\"] is True and res[0][\"noisy\"] is False\n"

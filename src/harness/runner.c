@@ -78,6 +78,7 @@ static void run_variant(const ladder_case *c, void *state, int index, const ladd
     rec->index = index;
     snprintf(rec->variant, sizeof rec->variant, "%s", v->name);
     rec->baseline = (v->flags & LADDER_BASELINE) != 0;
+    snprintf(rec->precision, sizeof rec->precision, "%s", v->precision ? v->precision : "");
     rec->host = (v->flags & LADDER_HOST) != 0;
     rec->ceiling = c->ceiling == LADDER_CEILING_BANDWIDTH ? "bandwidth_gbps" : "fma_gflops";
 
