@@ -13,7 +13,6 @@
 #include <cuda.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 #include <cuda_runtime_api.h>
 
 #ifdef __cplusplus
@@ -55,27 +54,11 @@ hgemm_launcher hgemm_persistent;
  * -1 with the reason in err. */
 int hgemm_encode_tensor_maps(hgemm_problem *problem, char *err, size_t err_len);
 
-/* Dynamic shared memory a rung asks for per block (0 for the WMMA rungs'
- * static arrays); the case skips a rung the device cannot grant. */
-size_t hgemm_shared_bytes(hgemm_launcher *rung);
-
-/* BF16 from FP32, to nearest even (finite inputs), and back: the host's
- * copies of the inputs are the exact values the GPU multiplies. */
-static inline uint16_t hgemm_to_bf16(float x)
-{
-    uint32_t bits;
-    memcpy(&bits, &x, sizeof bits);
-    bits += 0x7FFFu + ((bits >> 16) & 1u);
-    return (uint16_t)(bits >> 16);
-}
-
-static inline float hgemm_from_bf16(uint16_t h)
-{
-    uint32_t bits = (uint32_t)h << 16;
-    float x;
-    memcpy(&x, &bits, sizeof x);
-    return x;
-}
+/* Dynamic shared memory a rung of each object asks for per block (0 for
+ * the WMMA rungs' static arrays, and for rungs of the other object); the
+ * case skips a rung the device cannot grant. */
+size_t hgemm_sm80_shared_bytes(hgemm_launcher *rung);
+size_t hgemm_sm90a_shared_bytes(hgemm_launcher *rung);
 
 static inline int hgemm_ld(int k)
 {

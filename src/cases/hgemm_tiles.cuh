@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "hgemm.h"
-#include "tensor_ptx.cuh"
+#include "../harness/tensor_ptx.cuh"
 
 __host__ __device__ constexpr int hgemm_ceil_div(int x, int y)
 {
