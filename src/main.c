@@ -405,8 +405,10 @@ static void resolve_devices(cli *c)
 }
 
 /* Open one GPU of the run: its properties, whether it is the run's own, its
- * measured ceilings; printed as the header of its block. */
-static void open_gpu(const cli *c, int ordinal, ladder_device *device, ladder_run_info *info)
+ * measured ceilings (the tensor ones when `tensor`: a second or so, spent
+ * only where a case is held to them, and by `ladder device`); printed as the
+ * header of its block. */
+static void open_gpu(const cli *c, int ordinal, ladder_device *device, ladder_run_info *info, int tensor)
 {
     char err[512];
     if (ladder_device_open(ordinal, device, err, sizeof err) != 0) ladder_die("%s", err);
@@ -416,6 +418,7 @@ static void open_gpu(const cli *c, int ordinal, ladder_device *device, ladder_ru
     if (!info->contention->checked) fprintf(stderr, "ladder: %s\n", info->contention->note);
     ladder_contention_poll();
     ladder_device_measure_ceilings(device, c->quick);
+    if (tensor) ladder_device_measure_tensor_ceilings(device, c->quick);
     ladder_print_device(stdout, device);
 }
 
@@ -425,7 +428,9 @@ static int run_on_gpu(const cli *c, int ordinal, int first_gpu, const ladder_cas
                       const char *ncu, ladder_run_info *info)
 {
     ladder_device device;
-    open_gpu(c, ordinal, &device, info);
+    int tensor = 0;
+    for (int k = 0; k < count; ++k) tensor |= selected[k]->ceiling == LADDER_CEILING_BF16_TENSOR;
+    open_gpu(c, ordinal, &device, info, tensor);
     ladder_run_options options = {
         .seed = info->seed, .quick = c->quick, .min_samples = c->samples,
         .time_cap_s = c->quick ? fmin(c->time_cap_s, 0.2) : c->time_cap_s, .variant = c->variant};
@@ -525,7 +530,7 @@ static int command_device(cli *c, ladder_run_info *info)
     if (c->all_devices) check_outputs(c);
     for (int g = 0; g < c->device_count; ++g) {
         ladder_device device;
-        open_gpu(c, c->devices[g], &device, info);
+        open_gpu(c, c->devices[g], &device, info, 1);
         ladder_results none = {0};
         info->complete = 1;
         char json[4096], csv[4096];

@@ -7,6 +7,7 @@ extern const ladder_case smem_case;
 extern const ladder_case smem_banks_case;
 extern const ladder_case transpose_case;
 extern const ladder_case sgemm_case;
+extern const ladder_case hgemm_case;
 extern const ladder_case gemv_case;
 extern const ladder_case gemv_t_case;
 extern const ladder_case spmv_case;
@@ -26,6 +27,7 @@ const ladder_case *const ladder_cases[] = {
     &smem_banks_case,
     &transpose_case,
     &sgemm_case,
+    &hgemm_case,
     &gemv_case,
     &gemv_t_case,
     &spmv_case,

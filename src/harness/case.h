@@ -51,6 +51,8 @@ typedef struct ladder_variant {
 typedef enum ladder_ceiling_kind {
     LADDER_CEILING_BANDWIDTH, /* best of cudaMemcpy D2D and the copy kernel, GB/s */
     LADDER_CEILING_FP32,      /* the FMA throughput kernel, GFLOP/s */
+    LADDER_CEILING_BF16_TENSOR, /* the BF16 tensor-core kernel, GFLOP/s: measured only for runs with
+                                   such a case (the runner's tensor ceilings) */
 } ladder_ceiling_kind;
 
 /* The least work the problem needs, counted from the problem, not from what a

@@ -1,6 +1,7 @@
 #include "ceiling_kernels.h"
 
 #include "check.h"
+#include "tensor_ptx.cuh"
 
 /* Grid-stride float4 copy. VECTORS independent 16-byte loads are issued
  * before the first store, so each thread keeps several requests in flight. */
@@ -62,4 +63,46 @@ extern "C" double ladder_fma_kernel(float *sink, int blocks, int threads, int it
     fma_throughput<<<blocks, threads, 0, stream>>>(sink, iterations, 0.999999f, 1e-6f);
     CUDA_CHECK_LAUNCH();
     return 2.0 * FMA_CHAINS * (double)iterations * blocks * threads;
+}
+
+/* ---- The BF16 tensor-core ceiling ---- */
+
+#define MMA_CHAINS 8
+
+/* mma.sync m16n8k16 on operands held in registers: eight independent
+ * accumulators per warp keep the tensor pipe's latency covered, and nothing
+ * else issues. Operands are the thread's own pseudo-random BF16 values,
+ * never zeros (zeros run faster). */
+__global__ void __launch_bounds__(LADDER_TENSOR_KERNEL_THREADS) mma_bf16_throughput(float *sink, int iterations)
+{
+    uint32_t a[4], b0, b1;
+    uint32_t seed = (blockIdx.x * blockDim.x + threadIdx.x) * 2654435761u;
+#pragma unroll
+    for (int i = 0; i < 4; ++i) a[i] = 0x3F803F80u ^ ((seed >> (4 * i)) & 0x007F007Fu);
+    b0 = a[0] ^ 0x00150015u;
+    b1 = a[1] ^ 0x002A002Au;
+    float acc[MMA_CHAINS][4] = {};
+    for (int i = 0; i < iterations; ++i) {
+#pragma unroll
+        for (int chain = 0; chain < MMA_CHAINS; ++chain) mma_bf16_m16n8k16(acc[chain], a, b0, b1);
+    }
+    float sum = 0;
+#pragma unroll
+    for (int chain = 0; chain < MMA_CHAINS; ++chain) sum += acc[chain][0] + acc[chain][1] + acc[chain][2] + acc[chain][3];
+    sink[(size_t)blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+
+extern "C" double ladder_bf16_tensor_kernel(float *sink, int blocks, int iterations, cudaStream_t stream)
+{
+#ifdef LADDER_HAVE_SM90A
+    int device, major, minor;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+    if (major == 9 && minor == 0) return ladder_bf16_wgmma_kernel(sink, blocks, iterations, stream);
+#endif
+    mma_bf16_throughput<<<blocks, LADDER_TENSOR_KERNEL_THREADS, 0, stream>>>(sink, iterations);
+    CUDA_CHECK_LAUNCH();
+    /* 2 x 16 x 8 x 16 flops an MMA, one MMA per warp per chain. */
+    return 4096.0 * MMA_CHAINS * (double)iterations * blocks * (LADDER_TENSOR_KERNEL_THREADS / 32);
 }

@@ -21,6 +21,17 @@ void ladder_copy_kernel(const float *src, float *dst, size_t n, int vectors_per_
  * flops it performs. */
 double ladder_fma_kernel(float *sink, int blocks, int threads, int iterations, cudaStream_t stream);
 
+#define LADDER_TENSOR_KERNEL_THREADS 256
+
+/* BF16 tensor-core instructions only, FP32 accumulators, `iterations`
+ * rounds per block of LADDER_TENSOR_KERNEL_THREADS; wgmma on compute
+ * capability 9.0 where the build has sm_90a code, else mma.sync (8.0+).
+ * Writes one float per thread to sink. Returns the flops it performs. */
+double ladder_bf16_tensor_kernel(float *sink, int blocks, int iterations, cudaStream_t stream);
+
+/* The wgmma version (tensor_ceiling_sm90a.cu; built with sm_90a code only). */
+double ladder_bf16_wgmma_kernel(float *sink, int blocks, int iterations, cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

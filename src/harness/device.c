@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bf16.h"
 #include "ceiling_kernels.h"
 #include "check.h"
 #include "gpu_clock.h"
@@ -21,6 +22,21 @@ int ladder_fp32_lanes_per_sm(int cc_major, int cc_minor)
     case 10:
     case 11:
     case 12: return 128;                   /* Blackwell */
+    default: return 0;
+    }
+}
+
+/* Dense BF16 with FP32 accumulation, from the vendors' peak rates over
+ * SMs x boost clock: A100 312 TFLOP/s = 108 x 1.41 GHz x 2048; H100 SXM
+ * 989 = 132 x 1.83 x 4096; GA10x and Ada 1024 (the professional parts; the
+ * GeForce ones halve FP32 accumulation); Blackwell B200 8192, RTX 50 1024. */
+int ladder_bf16_tensor_flops_per_clock(int cc_major, int cc_minor)
+{
+    switch (cc_major) {
+    case 8: return cc_minor == 0 ? 2048 : 1024;
+    case 9: return 4096;
+    case 10: return 8192;
+    case 12: return 1024;
     default: return 0;
     }
 }
@@ -65,6 +81,9 @@ int ladder_device_open(int ordinal, ladder_device *d, char *err, size_t err_len)
     CUDA_CHECK(cudaRuntimeGetVersion(&d->runtime_version));
     d->peak_dram_gbps = d->mem_clock_mhz * 1e6 * (d->bus_width_bits / 8.0) * 2.0 / 1e9;
     d->peak_fp32_gflops = d->sm_count * (double)d->fp32_lanes_per_sm * 2.0 * d->sm_clock_mhz * 1e6 / 1e9;
+    d->peak_bf16_tensor_gflops =
+        d->sm_count * (double)ladder_bf16_tensor_flops_per_clock(p.major, p.minor) * d->sm_clock_mhz * 1e6 / 1e9;
+    d->peak_tf32_tensor_gflops = d->peak_bf16_tensor_gflops / 2;
     d->clocks_readable = ladder_clock_open(d->pci_bus_id) == 0;
     ladder_timing_init(d->l2_bytes, d->sm_count);
     return 0;
@@ -193,6 +212,77 @@ static void measure_sgemm(ladder_device *d, int quick)
     CUDA_CHECK(cudaFree((void *)s.a));
     CUDA_CHECK(cudaFree((void *)s.b));
     CUDA_CHECK(cudaFree(s.c));
+}
+
+typedef struct tensor_context {
+    float *sink;
+    int blocks, iterations;
+    double flops;
+} tensor_context;
+
+static void launch_tensor(void *context, cudaStream_t stream)
+{
+    tensor_context *t = context;
+    t->flops = ladder_bf16_tensor_kernel(t->sink, t->blocks, t->iterations, stream);
+}
+
+typedef struct bf16_gemm_context {
+    cublasHandle_t handle;
+    const uint16_t *a, *b;
+    float *c;
+    int n;
+} bf16_gemm_context;
+
+/* hgemm's baseline call: BF16 in, FP32 compute and out, the TN layout. */
+static void launch_bf16_gemm(void *context, cudaStream_t stream)
+{
+    bf16_gemm_context *g = context;
+    const float one = 1.0f, zero = 0.0f;
+    CUBLAS_CHECK(cublasSetStream(g->handle, stream));
+    CUBLAS_CHECK(cublasGemmEx(g->handle, CUBLAS_OP_T, CUBLAS_OP_N, g->n, g->n, g->n, &one, g->b, CUDA_R_16BF, g->n,
+                              g->a, CUDA_R_16BF, g->n, &zero, g->c, CUDA_R_32F, g->n, CUBLAS_COMPUTE_32F,
+                              CUBLAS_GEMM_DEFAULT));
+}
+
+/* n random BF16 values on [-1, 1] on the device: random, not zeros, which
+ * run faster than real data on tensor cores. */
+static uint16_t *random_device_bf16(size_t n, uint64_t seed)
+{
+    float *host = ladder_host_alloc(n * sizeof *host);
+    uint16_t *bits = ladder_host_alloc(n * sizeof *bits);
+    ladder_fill_uniform(host, n, seed, -1.0f, 1.0f);
+    for (size_t i = 0; i < n; ++i) bits[i] = ladder_to_bf16(host[i]);
+    uint16_t *device;
+    CUDA_CHECK(cudaMalloc((void **)&device, n * sizeof *device));
+    CUDA_CHECK(cudaMemcpy(device, bits, n * sizeof *device, cudaMemcpyHostToDevice));
+    free(host);
+    free(bits);
+    return device;
+}
+
+void ladder_device_measure_tensor_ceilings(ladder_device *d, int quick)
+{
+    if (d->peak_bf16_tensor_gflops <= 0) return;
+    /* About a millisecond a launch on an H100. */
+    tensor_context t = {.blocks = d->sm_count * 2, .iterations = quick ? 512 : 2048};
+    CUDA_CHECK(cudaMalloc((void **)&t.sink, (size_t)t.blocks * LADDER_TENSOR_KERNEL_THREADS * sizeof(float)));
+    ladder_timing timing = ladder_time_device(launch_tensor, &t, &ceiling_timing);
+    d->ceilings.tensor_bf16_gflops = t.flops / (timing.ms.median * 1e-3) / 1e9;
+    CUDA_CHECK(cudaFree(t.sink));
+
+    bf16_gemm_context g = {.n = quick ? 4096 : 8192};
+    size_t elements = (size_t)g.n * g.n;
+    g.a = random_device_bf16(elements, 4);
+    g.b = random_device_bf16(elements, 5);
+    CUDA_CHECK(cudaMalloc((void **)&g.c, elements * sizeof(float)));
+    CUBLAS_CHECK(cublasCreate(&g.handle));
+    timing = ladder_time_device(launch_bf16_gemm, &g, &ceiling_timing);
+    d->ceilings.cublas_bf16_gflops = 2.0 * g.n * (double)g.n * g.n / (timing.ms.median * 1e-3) / 1e9;
+    d->ceilings.cublas_bf16_n = g.n;
+    CUBLAS_CHECK(cublasDestroy(g.handle));
+    CUDA_CHECK(cudaFree((void *)g.a));
+    CUDA_CHECK(cudaFree((void *)g.b));
+    CUDA_CHECK(cudaFree(g.c));
 }
 
 void ladder_device_measure_ceilings(ladder_device *d, int quick)

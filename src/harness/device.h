@@ -11,6 +11,11 @@ typedef struct ladder_ceilings {
     double fma_gflops;       /* FMA throughput kernel, 2 flops per FMA */
     double sgemm_gflops;     /* cuBLAS SGEMM, FP32 math (no TF32) */
     long long sgemm_n;       /* the square size it was measured at */
+    /* The tensor ceilings (ladder_device_measure_tensor_ceilings), 0 when
+     * not measured: */
+    double tensor_bf16_gflops; /* a kernel of BF16 tensor instructions only (wgmma on 9.0, else mma.sync) */
+    double cublas_bf16_gflops; /* cuBLAS, BF16 in, FP32 compute and out */
+    long long cublas_bf16_n;   /* the square size it was measured at */
 } ladder_ceilings;
 
 typedef struct ladder_device {
@@ -32,6 +37,9 @@ typedef struct ladder_device {
     int driver_version, runtime_version;
     double peak_dram_gbps;   /* memory clock x bus width x 2 (double data rate) */
     double peak_fp32_gflops; /* SMs x FP32 lanes x 2 x SM clock */
+    /* SMs x dense tensor FLOP per clock per SM x SM clock; 0 where the GPU
+     * has no BF16 tensor cores (or is unknown). TF32 runs at half of BF16. */
+    double peak_bf16_tensor_gflops, peak_tf32_tensor_gflops;
     int clocks_readable;     /* NVML answered */
     ladder_ceilings ceilings;
     int ceilings_measured;
@@ -40,12 +48,21 @@ typedef struct ladder_device {
 /* FP32 lanes per SM for a compute capability; 0 when unknown. */
 int ladder_fp32_lanes_per_sm(int cc_major, int cc_minor);
 
+/* Dense BF16 tensor-core FLOP per clock per SM (FP32 accumulation); 0
+ * before compute capability 8.0 (no BF16) or when unknown. */
+int ladder_bf16_tensor_flops_per_clock(int cc_major, int cc_minor);
+
 /* Select and describe a device. Returns 0, or -1 with a one-line reason (no
  * device, bad ordinal, CUDA error string) in err. */
 int ladder_device_open(int ordinal, ladder_device *device, char *err, size_t err_len);
 
 /* Measure the ceilings (quick: smaller buffers and matrices). */
 void ladder_device_measure_ceilings(ladder_device *device, int quick);
+
+/* Measure the tensor ceilings too (a second or so): for runs of a case
+ * held to them, and for `ladder device`. Nothing before compute
+ * capability 8.0. */
+void ladder_device_measure_tensor_ceilings(ladder_device *device, int quick);
 
 /* The best measured bandwidth, GB/s: what bandwidth-bound cases are held to. */
 double ladder_bandwidth_ceiling(const ladder_device *device);

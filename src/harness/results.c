@@ -108,13 +108,22 @@ void ladder_print_device(FILE *out, const ladder_device *d)
             d->bus_width_bits, d->l2_bytes / 1e6, d->global_mem_bytes / 1e9);
     fprintf(out, "  per SM: %zu KB shared memory, %d registers, %d threads, %d FP32 lanes\n",
             d->smem_per_sm / 1024, d->regs_per_sm, d->max_threads_per_sm, d->fp32_lanes_per_sm);
-    fprintf(out, "  theoretical: DRAM %.0f GB/s, FP32 %.0f GFLOP/s\n", d->peak_dram_gbps, d->peak_fp32_gflops);
+    fprintf(out, "  theoretical: DRAM %.0f GB/s, FP32 %.0f GFLOP/s", d->peak_dram_gbps, d->peak_fp32_gflops);
+    if (d->peak_bf16_tensor_gflops > 0)
+        fprintf(out, ", dense tensor BF16 %.0f, TF32 %.0f GFLOP/s", d->peak_bf16_tensor_gflops,
+                d->peak_tf32_tensor_gflops);
+    fputc('\n', out);
     if (d->ceilings_measured) {
         const ladder_ceilings *c = &d->ceilings;
         fprintf(out, "  measured:    cudaMemcpy D2D %.0f GB/s (%.0f%% of DRAM), copy kernel %.0f GB/s, "
                      "FMA %.0f GFLOP/s (%.0f%% of FP32), cuBLAS SGEMM %lld^3 %.0f GFLOP/s (FP32, no TF32)\n",
                 c->memcpy_gbps, 100 * c->memcpy_gbps / d->peak_dram_gbps, c->copy_kernel_gbps, c->fma_gflops,
                 100 * c->fma_gflops / d->peak_fp32_gflops, c->sgemm_n, c->sgemm_gflops);
+        if (c->tensor_bf16_gflops > 0)
+            fprintf(out, "  tensor:      BF16 tensor kernel %.0f GFLOP/s (%.0f%% of BF16), cuBLAS BF16 %lld^3 %.0f GFLOP/s "
+                         "(FP32 accumulation)\n",
+                    c->tensor_bf16_gflops, 100 * c->tensor_bf16_gflops / d->peak_bf16_tensor_gflops, c->cublas_bf16_n,
+                    c->cublas_bf16_gflops);
         fprintf(out, "  ridge point: %.1f FLOP/byte; GB/s counts bytes read + written, 1 GB = 10^9 bytes\n",
                 ladder_ridge_point(d));
     }
@@ -141,8 +150,10 @@ void ladder_print_table(FILE *out, const ladder_results *r, size_t first)
     const ladder_record *head = &r->records[first];
     fprintf(out, "\n%s %s  (ceiling: %s)\n", head->case_name, head->size, head->ceiling);
     int flagged = 0;
+    /* A tensor-core case's compute column is its own ceiling, not FP32's. */
+    int tensor = strcmp(head->ceiling, "tensor_bf16_gflops") == 0;
     fprintf(out, "%3s  %-26s %10s %7s %9s %9s %6s %6s %8s %8s %9s  %s\n", "#", "variant", "median", "spread",
-            "GB/s", "GFLOP/s", "%bw", "%fp32", "speedup", "vs base", "error", "check");
+            "GB/s", "GFLOP/s", "%bw", tensor ? "%tc" : "%fp32", "speedup", "vs base", "error", "check");
     for (size_t i = first; i < r->count; ++i) {
         const ladder_record *rec = &r->records[i];
         char name[80], time[16], spread[16], gbps[16], gflops[16], bandwidth[16], fp32[16], speedup[16], ratio[16],
@@ -157,7 +168,7 @@ void ladder_print_table(FILE *out, const ladder_results *r, size_t first)
         format_number(gbps, sizeof gbps, "%.0f", rec->gbps);
         format_number(gflops, sizeof gflops, "%.0f", rec->gflops);
         format_number(bandwidth, sizeof bandwidth, "%.1f%%", 100 * rec->fraction_of_bandwidth);
-        format_number(fp32, sizeof fp32, "%.1f%%", 100 * rec->fraction_of_fp32);
+        format_number(fp32, sizeof fp32, "%.1f%%", 100 * (tensor ? rec->fraction_of_ceiling : rec->fraction_of_fp32));
         format_number(speedup, sizeof speedup, "%.2fx", rec->speedup);
         format_number(ratio, sizeof ratio, "%.3f", rec->ratio_to_baseline);
         format_number(error, sizeof error, "%.1e", rec->rel_error);
@@ -168,7 +179,8 @@ void ladder_print_table(FILE *out, const ladder_results *r, size_t first)
         flagged |= rec->throttled || rec->contended || rec->noisy;
     }
     fprintf(out, "  * vendor baseline; vs base = baseline time / variant time; spread = interquartile range / median;\n"
-                 "  %%bw, %%fp32: of the measured bandwidth and FMA ceilings (the higher one is the limiter)\n");
+                 "  %%bw, %%fp32: of the measured bandwidth and FMA ceilings (the higher one is the limiter)%s\n",
+            tensor ? "; %tc: of the\n  measured BF16 tensor-core ceiling, in place of %fp32" : "");
     if (flagged)
         fprintf(out, "  throttled: a sample ran under a power or thermal slowdown; contended: another process held the\n"
                      "  GPU meanwhile; noisy: the spread stayed above %.0f%% at the time cap. Their medians are not to\n"
@@ -272,6 +284,10 @@ static void emit_device(FILE *out, const ladder_device *d)
     FIELD_INT("runtime_version", d->runtime_version);
     FIELD_NUM("peak_dram_gbps", d->peak_dram_gbps);
     FIELD_NUM("peak_fp32_gflops", d->peak_fp32_gflops);
+    if (d->peak_bf16_tensor_gflops > 0) {
+        FIELD_NUM("peak_bf16_tensor_gflops", d->peak_bf16_tensor_gflops);
+        FIELD_NUM("peak_tf32_tensor_gflops", d->peak_tf32_tensor_gflops);
+    }
     fprintf(out, ", \"ceilings\": ");
     if (d->ceilings_measured) {
         const ladder_ceilings *c = &d->ceilings;
@@ -284,6 +300,11 @@ static void emit_device(FILE *out, const ladder_device *d)
         FIELD_NUM("sgemm_gflops", c->sgemm_gflops);
         FIELD_INT("sgemm_n", c->sgemm_n);
         FIELD_NUM("ridge_flop_per_byte", ladder_ridge_point(d));
+        if (c->tensor_bf16_gflops > 0) {
+            FIELD_NUM("tensor_bf16_gflops", c->tensor_bf16_gflops);
+            FIELD_NUM("cublas_bf16_gflops", c->cublas_bf16_gflops);
+            FIELD_INT("cublas_bf16_n", c->cublas_bf16_n);
+        }
         fputs("}", out);
     } else {
         fputs("null", out);

@@ -67,8 +67,22 @@ static void fill_performance(ladder_record *rec, const ladder_case *c, void *sta
         rec->fraction_of_bandwidth = rec->gbps / ladder_bandwidth_ceiling(d);
         rec->fraction_of_fp32 = rec->gflops / d->ceilings.fma_gflops;
     }
-    rec->fraction_of_ceiling =
-        c->ceiling == LADDER_CEILING_BANDWIDTH ? rec->fraction_of_bandwidth : rec->fraction_of_fp32;
+    if (c->ceiling == LADDER_CEILING_BANDWIDTH)
+        rec->fraction_of_ceiling = rec->fraction_of_bandwidth;
+    else if (c->ceiling == LADDER_CEILING_FP32)
+        rec->fraction_of_ceiling = rec->fraction_of_fp32;
+    else
+        rec->fraction_of_ceiling = d->ceilings.tensor_bf16_gflops > 0 ? rec->gflops / d->ceilings.tensor_bf16_gflops : NAN;
+}
+
+/* The device object's name of a case's ceiling (results' "ceiling"). */
+static const char *ceiling_name(ladder_ceiling_kind kind)
+{
+    switch (kind) {
+    case LADDER_CEILING_BANDWIDTH: return "bandwidth_gbps";
+    case LADDER_CEILING_FP32: return "fma_gflops";
+    default: return "tensor_bf16_gflops";
+    }
 }
 
 static void run_variant(const ladder_case *c, void *state, int index, const ladder_device *d,
@@ -80,7 +94,7 @@ static void run_variant(const ladder_case *c, void *state, int index, const ladd
     rec->baseline = (v->flags & LADDER_BASELINE) != 0;
     snprintf(rec->precision, sizeof rec->precision, "%s", v->precision ? v->precision : "");
     rec->host = (v->flags & LADDER_HOST) != 0;
-    rec->ceiling = c->ceiling == LADDER_CEILING_BANDWIDTH ? "bandwidth_gbps" : "fma_gflops";
+    rec->ceiling = ceiling_name(c->ceiling);
 
     const char *reason = c->unsupported ? c->unsupported(state, v) : NULL;
     if (reason) {

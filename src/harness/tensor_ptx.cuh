@@ -1,0 +1,239 @@
+/* The tensor-core, asynchronous-copy and barrier instructions of the hgemm
+ * ladder, each wrapped once in a named function with its operands explained,
+ * so that kernels read as tiles and pipelines. Shared-memory operands are
+ * 32-bit shared-window addresses (smem_address). Each wrapper compiles to
+ * nothing on targets without its instruction; the case skips those rungs
+ * there, so that code never runs.
+ *   sm_80+:  ldmatrix, mma.sync m16n8k16 BF16, cp.async with zero fill
+ *   sm_90:   mbarrier transactions, TMA (cp.async.bulk.tensor)
+ *   sm_90a:  wgmma, setmaxnreg */
+#ifndef LADDER_TENSOR_PTX_CUH
+#define LADDER_TENSOR_PTX_CUH
+
+#include <stdint.h>
+
+__device__ __forceinline__ uint32_t smem_address(const void *p)
+{
+    return (uint32_t)__cvta_generic_to_shared(p);
+}
+
+/* ---- sm_80: warp-level MMA ------------------------------------------------ */
+
+/* Four 8x8 matrices of 16-bit elements from shared memory: lane l gives the
+ * address of row l % 8 of matrix l / 8 (16 contiguous bytes); register i
+ * receives matrix i, each lane holding the 2 elements of row lane / 4,
+ * columns 2 (lane % 4) and + 1: exactly the mma.sync fragment layout. */
+__device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], uint32_t address)
+{
+#if __CUDA_ARCH__ >= 800
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(address));
+#endif
+}
+
+/* d (16 x 8, FP32) += a (16 x 16, BF16, row) * b (16 x 8, BF16, col): a's
+ * registers are its four 8x8 quarters (rows 0-7 / 8-15 by k 0-7 / 8-15, in
+ * the order rows first), b's its two k halves; d[0..1] are row lane / 4,
+ * d[2..3] row lane / 4 + 8, columns 2 (lane % 4) and + 1. */
+__device__ __forceinline__ void mma_bf16_m16n8k16(float (&d)[4], const uint32_t (&a)[4], uint32_t b0, uint32_t b1)
+{
+#if __CUDA_ARCH__ >= 800
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+                 "{%0,%1,%2,%3};\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+#endif
+}
+
+/* 16 bytes global -> shared without passing through registers; only the
+ * first src_bytes (0..16) are read, the rest of the 16 written as zeros: the
+ * edge of a matrix fills itself. .cg: through L2 only, the tile is not
+ * reused from L1. */
+__device__ __forceinline__ void cp_async_16(uint32_t dst, const void *src, uint32_t src_bytes)
+{
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(src_bytes) : "memory");
+#endif
+}
+
+__device__ __forceinline__ void cp_async_commit()
+{
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+
+/* Wait until at most PENDING committed groups of this thread are in flight. */
+template <int PENDING>
+__device__ __forceinline__ void cp_async_wait()
+{
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING) : "memory");
+#endif
+}
+
+/* ---- sm_90: transaction barriers and the tensor copy engine --------------- */
+
+/* An mbarrier completes a phase when `count` arrivals and every byte it was
+ * told to expect have come; waiters name the phase by its parity. */
+__device__ __forceinline__ void mbarrier_init(uint64_t *barrier, uint32_t count)
+{
+#if __CUDA_ARCH__ >= 900
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(smem_address(barrier)), "r"(count) : "memory");
+#endif
+}
+
+/* Make initialized barriers visible to the copy engine (the async proxy)
+ * before the first copy names them. */
+__device__ __forceinline__ void mbarrier_init_fence()
+{
+#if __CUDA_ARCH__ >= 900
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+#endif
+}
+
+/* One arrival that also tells the barrier to wait for `bytes` more bytes of
+ * copies in this phase (the producer's arrival before it issues them). */
+__device__ __forceinline__ void mbarrier_arrive_expect_bytes(uint64_t *barrier, uint32_t bytes)
+{
+#if __CUDA_ARCH__ >= 900
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(smem_address(barrier)),
+                 "r"(bytes)
+                 : "memory");
+#endif
+}
+
+__device__ __forceinline__ void mbarrier_arrive(uint64_t *barrier)
+{
+#if __CUDA_ARCH__ >= 900
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(smem_address(barrier)) : "memory");
+#endif
+}
+
+/* Spin until the phase of this parity has completed. A fresh barrier is in
+ * phase 0, and waiting on parity 1 returns at once (the phase before it
+ * counts as complete): a producer's first pass over empty slots. */
+__device__ __forceinline__ void mbarrier_wait(uint64_t *barrier, uint32_t parity)
+{
+#if __CUDA_ARCH__ >= 900
+    uint32_t address = smem_address(barrier), done;
+    do {
+        asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+                     " selp.u32 %0, 1, 0, p;\n}\n"
+                     : "=r"(done)
+                     : "r"(address), "r"(parity)
+                     : "memory");
+    } while (!done);
+#endif
+}
+
+/* The tensor copy engine: the box of the 2D tensor map at element
+ * coordinates (inner, outer) into shared memory at dst (laid out and
+ * swizzled as the map says), its bytes counted on `barrier`. Elements
+ * outside the tensor arrive as zeros: partial tiles need no code. The map
+ * must live in constant, parameter or global memory (a __grid_constant__
+ * kernel parameter). */
+__device__ __forceinline__ void tma_load_2d(uint32_t dst, const void *tensor_map, int inner, int outer,
+                                            uint64_t *barrier)
+{
+#if __CUDA_ARCH__ >= 900
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], "
+                 "[%4];\n" ::"r"(dst),
+                 "l"(tensor_map), "r"(inner), "r"(outer), "r"(smem_address(barrier))
+                 : "memory");
+#endif
+}
+
+/* ---- sm_90a: warpgroup MMA and register reallocation ---------------------- */
+
+/* A wgmma operand in shared memory: a tile of rows of 64 BF16 (128 bytes),
+ * K contiguous, as TMA writes it with the 128-byte swizzle (16-byte chunk c
+ * of row r stored at chunk c ^ (r % 8); the tile 1024-byte aligned). Bits:
+ * start address / 16 (0-13), leading byte offset / 16 (16-29: unused for
+ * swizzled K-major, 1 by convention), stride byte offset / 16 (32-45: 1024,
+ * from one group of 8 rows to the next), swizzle mode (62-63: 1 = 128 B).
+ * A k-step of 16 elements starts 32 bytes further: the swizzle is applied
+ * to the address the hardware forms, so the start moves as if unswizzled. */
+__device__ __forceinline__ uint64_t wgmma_descriptor_sw128(uint32_t address)
+{
+    return (uint64_t)((address & 0x3FFFF) >> 4) | (1ull << 16) | ((uint64_t)(1024 >> 4) << 32) | (1ull << 62);
+}
+
+/* Order this warpgroup's earlier register writes (the accumulators) before
+ * the wgmma instructions that follow read them. */
+__device__ __forceinline__ void wgmma_fence()
+{
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#endif
+}
+
+/* Close the group of wgmma instructions issued since the last commit. */
+__device__ __forceinline__ void wgmma_commit()
+{
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+#endif
+}
+
+/* Wait until at most PENDING committed groups are unfinished: their shared
+ * memory may then be overwritten, their accumulators read. */
+template <int PENDING>
+__device__ __forceinline__ void wgmma_wait()
+{
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(PENDING) : "memory");
+#endif
+}
+
+/* Registers a thread of this warpgroup may use from here on: the producer
+ * gives back what the consumers take. The kernel needs a register cap at
+ * entry (__launch_bounds__(threads, 1)) for this to apply. */
+template <int REGISTERS>
+__device__ __forceinline__ void setmaxnreg_increase()
+{
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(REGISTERS));
+#endif
+}
+
+template <int REGISTERS>
+__device__ __forceinline__ void setmaxnreg_decrease()
+{
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(REGISTERS));
+#endif
+}
+
+/* The accumulator of a wgmma m64nN: warp w of the warpgroup holds rows
+ * 16 w + lane / 4 (registers 4j, 4j + 1) and + 8 (4j + 2, 4j + 3), columns
+ * 8j + 2 (lane % 4) and + 1, for j < N / 8: mma.sync's layout repeated
+ * along N. The operand lists are written out: inline asm has no loops. */
+/* D (64 x 128, FP32, 64 registers a thread) += A (64 x 16) * B (128 x 16)^T,
+ * both operands read from shared memory through their descriptors. */
+__device__ __forceinline__ void wgmma_m64n128k16_bf16(float (&d)[64], uint64_t a_desc, uint64_t b_desc)
+{
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    asm volatile("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 "
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
+                 "%64, %65, 1, 1, 1, 0, 0;\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+                 : "l"(a_desc), "l"(b_desc));
+#endif
+}
+
+/* D (64 x 256, FP32, 128 registers a thread) += A (64 x 16) * B (256 x 16)^T,
+ * both operands read from shared memory through their descriptors. */
+__device__ __forceinline__ void wgmma_m64n256k16_bf16(float (&d)[128], uint64_t a_desc, uint64_t b_desc)
+{
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    asm volatile("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 "
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, "
+                 "%128, %129, 1, 1, 1, 0, 0;\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+                 : "l"(a_desc), "l"(b_desc));
+#endif
+}
+
+#endif
