@@ -313,7 +313,10 @@ static const char *unsupported(void *opaque, const ladder_variant *v)
         if (!s->maps_encoded) return s->maps_error;
     }
     hgemm_launcher *rung = (hgemm_launcher *)v->impl;
-    size_t need = v->param == NEEDS_SM90A ? hgemm_sm90a_shared_bytes(rung) : hgemm_sm80_shared_bytes(rung);
+    size_t need = hgemm_sm80_shared_bytes(rung);
+#ifdef LADDER_HAVE_SM90A
+    if (v->param == NEEDS_SM90A) need = hgemm_sm90a_shared_bytes(rung);
+#endif
     if (need > (size_t)s->shared_optin) {
         snprintf(s->reason, sizeof s->reason, "needs %.1f KB of shared memory a block; this GPU grants %.1f KB",
                  need / 1024.0, s->shared_optin / 1024.0);

@@ -58,7 +58,7 @@ int hgemm_encode_tensor_maps(hgemm_problem *problem, char *err, size_t err_len);
  * the WMMA rungs' static arrays, and for rungs of the other object); the
  * case skips a rung the device cannot grant. */
 size_t hgemm_sm80_shared_bytes(hgemm_launcher *rung);
-size_t hgemm_sm90a_shared_bytes(hgemm_launcher *rung);
+size_t hgemm_sm90a_shared_bytes(hgemm_launcher *rung); /* with LADDER_HAVE_SM90A only */
 
 static inline int hgemm_ld(int k)
 {

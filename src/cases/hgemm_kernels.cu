@@ -58,7 +58,9 @@ __device__ __forceinline__ void stage_edge_square(bf16 *square, const bf16 *__re
  * and m / 16 reads from L2 (or DRAM) per element, so the rung is bound by
  * L1/L2 traffic, not by the tensor cores. The squares that cross an edge of
  * A or B (the last k-step, the last tile row or column) go through a
- * zero-filled staging square instead. */
+ * zero-filled staging square instead.
+ * Measured (H100 SXM, ratio to cuBLAS BF16 at 4096^3 / 8192^3): 0.039 /
+ * 0.038, 29 TFLOP/s, 3% of the tensor ceiling. */
 __global__ void __launch_bounds__(128) wmma_global_kernel(const bf16 *__restrict__ a, const bf16 *__restrict__ b,
                                                           float *__restrict__ c, int m, int n, int k, int ld)
 {
@@ -156,7 +158,10 @@ struct slab_copy {
  * is read once per block instead of once per warp (128 / 16 = 8 times fewer
  * global reads). Rows padded by 8 BF16 (80 bytes apart) so that a
  * fragment's 16 rows spread over the banks. Each warp owns 64 x 32 of C:
- * 4 x 2 accumulators, 4 + 2 fragment loads per 8 MMAs. */
+ * 4 x 2 accumulators, 4 + 2 fragment loads per 8 MMAs.
+ * Measured (H100): 0.149 / 0.144 of cuBLAS (4096^3 / 8192^3), 3.8x rung 1.
+ * Loses to the synchronous loads: the block waits for every tile to arrive
+ * (one tile in flight), and WMMA's fragment loads are plain shared loads. */
 struct wmma_block {
     static constexpr int BM = 128, BN = 128, BK = 32, LD = BK + 8, THREADS = 256;
     static constexpr int WM = 64, WN = 32;
@@ -219,7 +224,9 @@ __global__ void __launch_bounds__(wmma_block::THREADS)
  * rather than padded: no bank conflicts on the ldmatrix reads nor on the
  * 16-byte stores that fill the tile, and the layout TMA will write in rung
  * 5. The loads still pass through registers and the block waits for each
- * tile: the tensor cores idle while it arrives. */
+ * tile: the tensor cores idle while it arrives.
+ * Measured (H100): 0.164 / 0.164 of cuBLAS (4096^3 / 8192^3): only 1.1x
+ * rung 2, the load latency (one tile in flight) is the limiter of both. */
 __global__ void __launch_bounds__(mma_block::THREADS)
     mma_ldmatrix_kernel(const bf16 *__restrict__ a, const bf16 *__restrict__ b, float *__restrict__ c, int m, int n,
                         int k, int ld)
@@ -247,7 +254,10 @@ __global__ void __launch_bounds__(mma_block::THREADS)
  * with no registers spent on them and one barrier per tile. Should move
  * the tensor cores from waiting on each load toward the shared-memory and
  * issue limits of mma.sync. 3 stages: 96 KB, which compute capability 8.6
- * and 8.9 grant too. */
+ * and 8.9 grant too.
+ * Measured (H100): 0.425 / 0.384 of cuBLAS (4096^3 / 8192^3), 2.6x rung 3.
+ * Left: mma.sync itself (on Hopper it reaches about 2/3 of the wgmma rate)
+ * and the 8 ldmatrix + 16 mma issued per warp per 16-deep step. */
 constexpr int ASYNC_STAGES = 3;
 
 __global__ void __launch_bounds__(mma_block::THREADS)

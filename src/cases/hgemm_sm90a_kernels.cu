@@ -32,7 +32,9 @@ __device__ __forceinline__ void tma_load_tile(uint32_t stage, const CUtensorMap 
  * swizzled and count their bytes on the stage's mbarrier; the others wait
  * on it. No address arithmetic or copy instructions in the 256 threads
  * (rung 4 spent 8 cp.async and their index math per thread per tile), and
- * four tiles in flight. The multiply is rung 3's. */
+ * four tiles in flight. The multiply is rung 3's.
+ * Measured (H100): 0.506 / 0.453 of cuBLAS (4096^3 / 8192^3), 1.2x rung 4;
+ * the limiter is now mma.sync's issue rate, which only wgmma lifts. */
 constexpr int TMA_MMA_STAGES = 4;
 
 __global__ void __launch_bounds__(mma_block::THREADS)
@@ -116,7 +118,10 @@ __device__ __forceinline__ void wgmma_store(float *__restrict__ c, int m, int n,
  * ldmatrix and mma.sync. Should move toward the wgmma rate (mma.sync tops
  * out near 2/3 of it on Hopper). Still one thread issues the copies between
  * multiplies, and the group waits for its multiply to finish before the
- * stage is refilled. */
+ * stage is refilled.
+ * Measured (H100): 0.669 / 0.658 of cuBLAS (4096^3 / 8192^3), 1.3-1.45x
+ * rung 5. Left: the wait for each multiply before the refill (one
+ * warpgroup, nothing else to issue meanwhile) and the loads behind it. */
 constexpr int WGMMA_STAGES = 4;
 constexpr int WGMMA_BM = 128, WGMMA_BN = 128;
 constexpr int WGMMA_A_BYTES = WGMMA_BM * HGEMM_ROW_BYTES, WGMMA_STAGE_BYTES = (WGMMA_BM + WGMMA_BN) * HGEMM_ROW_BYTES;
@@ -182,7 +187,25 @@ __global__ void __launch_bounds__(128)
  * flight share A and B panels in L2); the producer runs ahead into the
  * next tile while the consumers store this one: the epilogue and the
  * pipeline's fill overlap the next tile's loads, and no block launches or
- * drains a ring per tile. */
+ * drains a ring per tile.
+ * Measured (H100 SXM, ratio to cuBLAS BF16, 4096^3 / 8192^3 / 4095 x 4097
+ * x 4093, where cuBLAS takes a slow path, 85 TFLOP/s):
+ *   warp_specialized  0.722 / 0.532 / 4.97  (8192: noisy, throttled)
+ *   ws_128x256        0.870 / 0.677 / 5.35  (8192: noisy, throttled)
+ *   persistent        0.938 / 0.981 / 5.07; a second run 0.952 / 0.846
+ *                     (throttled), 698-761 TFLOP/s
+ * At 8192^3 the non-persistent rungs lose to L2: row-major block order
+ * puts 132 blocks on 4 tile rows and all 32 tile columns, so every wave
+ * streams all of B (128 MB, more than the 50 MB L2) from DRAM; the grouped
+ * order of the persistent rung fixes that (0.68 -> 0.98). The limiter of
+ * the persistent rung (Nsight Compute, 8192^3): the tensor pipe busy 91.6%
+ * of elapsed cycles (83.8% at 4096^3), L2 79%, DRAM 34%, no spills, 168
+ * registers at entry. What is left is the tile change: both consumers
+ * drain their wgmma, store 128 KB of C from registers and restart the
+ * pipeline together, and the tensor pipe idles meanwhile; at 4096^3 (64
+ * k-tiles a tile) that costs twice what it costs at 8192^3, hence 0.94
+ * against 0.98. Consumers on alternate tiles (one stores while the other
+ * multiplies), or stores through shared memory and TMA, would hide it. */
 constexpr int WS_THREADS = 384, WS_PRODUCER_REGISTERS = 40, WS_CONSUMER_REGISTERS = 232, WS_GROUP_M = 8;
 
 template <int BN, int STAGES>

@@ -12,6 +12,14 @@ int main(void)
     EXPECT(ladder_fp32_lanes_per_sm(12, 0) == 128);
     EXPECT(ladder_fp32_lanes_per_sm(3, 5) == 0);   /* unknown: no made-up peak */
 
+    /* Dense BF16 tensor FLOP per clock per SM: H100 SXM, 132 SMs at
+     * 1.98 GHz, is 1070 TFLOP/s; no BF16 before 8.0. */
+    EXPECT(ladder_bf16_tensor_flops_per_clock(9, 0) == 4096);
+    EXPECT_NEAR(132 * 4096 * 1.98e9 / 1e12, 1070.5, 0.1);
+    EXPECT(ladder_bf16_tensor_flops_per_clock(8, 0) == 2048);
+    EXPECT(ladder_bf16_tensor_flops_per_clock(8, 9) == 1024);
+    EXPECT(ladder_bf16_tensor_flops_per_clock(7, 5) == 0);
+
     /* The ridge point is FMA rate over the better bandwidth ceiling. */
     ladder_device d = {0};
     d.ceilings.memcpy_gbps = 3000;

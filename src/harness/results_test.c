@@ -21,6 +21,11 @@ static ladder_device fake_device(void)
     d.ceilings.fma_gflops = 60000;
     d.ceilings.sgemm_gflops = 50000;
     d.ceilings.sgemm_n = 4096;
+    d.peak_bf16_tensor_gflops = 1070531;
+    d.peak_tf32_tensor_gflops = 535265;
+    d.ceilings.tensor_bf16_gflops = 966000;
+    d.ceilings.cublas_bf16_gflops = 776000;
+    d.ceilings.cublas_bf16_n = 8192;
     d.ceilings_measured = 1;
     return d;
 }
@@ -121,6 +126,8 @@ int main(void)
              "assert dev[\"cc\"] == \"9.0\"\n"
              "c = dev[\"ceilings\"]\n"
              "for k in (\"memcpy_gbps\", \"copy_kernel_gbps\", \"fma_gflops\", \"sgemm_gflops\"): assert c[k] > 0, k\n"
+             "assert c[\"tensor_bf16_gflops\"] == 966000 and c[\"cublas_bf16_n\"] == 8192 and c[\"cublas_bf16_gflops\"] > 0\n"
+             "assert dev[\"peak_bf16_tensor_gflops\"] == 1070531 and dev[\"peak_tf32_tensor_gflops\"] == 535265\n"
              "assert doc[\"seed\"] == 12345 and doc[\"schema\"] == 1\n"
              "assert doc[\"date\"] == \"2026-11-22T02:17:09Z\", doc[\"date\"]\n"
              "res = doc[\"results\"]\n"
