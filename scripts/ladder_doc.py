@@ -9,6 +9,7 @@ optional: older documents lack them.
 import json
 import math
 import os
+import re
 
 SCHEMA = 1
 
@@ -43,6 +44,22 @@ def check_fields(path, obj, fields, where):
             raise DocumentError(f"{path}: {where}'s \"{name}\" is not {type_name(kind)}")
 
 
+# A results document nests five levels (document, results, record, counters); far deeper is
+# not one. Checked before parsing because how deep json.loads goes before a RecursionError
+# depends on the Python version (3.12 parses nestings that 3.11 refuses).
+MAX_DEPTH = 64
+STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def too_deep(text):
+    depth = 0
+    for bracket in re.finditer(r"[\[\]{}]", STRING.sub("", text)):
+        depth += 1 if bracket.group() in "[{" else -1
+        if depth > MAX_DEPTH:
+            return True
+    return False
+
+
 def load(path):
     try:
         with open(path, "rb") as f:
@@ -55,6 +72,8 @@ def load(path):
         raise DocumentError(f"{path}: not UTF-8 text (byte {e.start})") from None
     if not text.strip():
         raise DocumentError(f"{path}: the file is empty, not a ladder results document")
+    if too_deep(text):
+        raise DocumentError(f"{path}: invalid JSON: nested too deeply")
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as e:
