@@ -193,7 +193,8 @@ __global__ void __launch_bounds__(128)
  *   warp_specialized  0.722 / 0.532 / 4.97  (8192: noisy, throttled)
  *   ws_128x256        0.870 / 0.677 / 5.35  (8192: noisy, throttled)
  *   persistent        0.938 / 0.981 / 5.07; a second run 0.952 / 0.846
- *                     (throttled), 698-761 TFLOP/s
+ *                     (throttled); a third 0.973 / 0.986 / 5.15,
+ *                     698-779 TFLOP/s over the three
  * At 8192^3 the non-persistent rungs lose to L2: row-major block order
  * puts 132 blocks on 4 tile rows and all 32 tile columns, so every wave
  * streams all of B (128 MB, more than the 50 MB L2) from DRAM; the grouped
@@ -203,8 +204,8 @@ __global__ void __launch_bounds__(128)
  * registers at entry. What is left is the tile change: both consumers
  * drain their wgmma, store 128 KB of C from registers and restart the
  * pipeline together, and the tensor pipe idles meanwhile; at 4096^3 (64
- * k-tiles a tile) that costs twice what it costs at 8192^3, hence 0.94
- * against 0.98. Consumers on alternate tiles (one stores while the other
+ * k-tiles a tile) that costs twice what it costs at 8192^3, hence 0.94-0.97
+ * against 0.98-0.99. Consumers on alternate tiles (one stores while the other
  * multiplies), or stores through shared memory and TMA, would hide it. */
 constexpr int WS_THREADS = 384, WS_PRODUCER_REGISTERS = 40, WS_CONSUMER_REGISTERS = 232, WS_GROUP_M = 8;
 
