@@ -570,21 +570,10 @@ static ladder_work variant_work(void *opaque, const ladder_variant *v)
 
 /* ---- the summary ---- */
 
-static void add(ladder_results *r, const char *name, double value, const char *unit, const char *note)
-{
-    ladder_summary *sum = ladder_results_add_summary(r);
-    snprintf(sum->name, sizeof sum->name, "%s", name);
-    sum->value = value;
-    snprintf(sum->unit, sizeof sum->unit, "%s", unit);
-    snprintf(sum->note, sizeof sum->note, "%s", note);
-}
-
 static const ladder_variant *variant_of(const ladder_record *rec)
 {
     return rec->index >= 0 && rec->index < VARIANT_COUNT ? &allreduce_variants[rec->index] : NULL;
 }
-
-static int usable(const ladder_record *rec) { return !rec->skipped && rec->valid && rec->median_ms > 0; }
 
 /* The size part of a variant's name: "64KiB" of "ring_64KiB". */
 static const char *size_label(const ladder_variant *v) { return strrchr(v->name, '_') + 1; }
@@ -597,7 +586,7 @@ static void summarize(void *opaque, ladder_results *r, size_t first)
 void allreduce_summarize(ladder_results *r, size_t first, int gpus)
 {
     char name[48], note[160];
-    add(r, "gpus", gpus, "", "GPUs of the run: the run's device, then every other visible one");
+    ladder_add_summary(r, "gpus", gpus, "", "GPUs of the run: the run's device, then every other visible one");
     if (gpus < 2) return;
 
     /* Each rung's fit over its sweep, its bus bandwidth from the fitted algbw;
@@ -612,7 +601,7 @@ void allreduce_summarize(ladder_results *r, size_t first, int gpus)
         const char *route = NULL;
         for (size_t i = first; i < r->count && n < SWEEP_POINTS; ++i) {
             const ladder_variant *v = variant_of(&r->records[i]);
-            if (!v || v->impl != allreduce_variants[rung * SWEEP_POINTS].impl || !usable(&r->records[i])) continue;
+            if (!v || v->impl != allreduce_variants[rung * SWEEP_POINTS].impl || !ladder_record_usable(&r->records[i])) continue;
             bytes[n] = r->records[i].bytes;
             seconds[n] = r->records[i].median_ms * 1e-3;
             spread[n] = r->records[i].rel_spread;
@@ -624,10 +613,10 @@ void allreduce_summarize(ladder_results *r, size_t first, int gpus)
         snprintf(name, sizeof name, "%.*s_latency_us", (int)route_len, route);
         snprintf(note, sizeof note, "intercept of time = latency + bytes / bandwidth, %zu sizes, %d GPUs", fit.points,
                  gpus);
-        add(r, name, fit.latency_s * 1e6, "us", note);
+        ladder_add_summary(r, name, fit.latency_s * 1e6, "us", note);
         snprintf(name, sizeof name, "%.*s_busbw_gbps", (int)route_len, route);
         double busbw = allreduce_bus_bandwidth(fit.bandwidth_bps / 1e9, gpus);
-        add(r, name, busbw, "GB/s", "fitted algbw (1 / slope) x 2(n-1)/n: the large-message bus bandwidth");
+        ladder_add_summary(r, name, busbw, "GB/s", "fitted algbw (1 / slope) x 2(n-1)/n: the large-message bus bandwidth");
         if (is_nccl(&allreduce_variants[rung * SWEEP_POINTS])) continue;
         if (fit.latency_s > 0 && (isnan(best_latency) || fit.latency_s * 1e6 < best_latency)) {
             best_latency = fit.latency_s * 1e6;
@@ -640,10 +629,10 @@ void allreduce_summarize(ladder_results *r, size_t first, int gpus)
     }
     snprintf(note, sizeof note, "lowest fitted latency of the ladder's rungs (%s); NCCL's: nccl_latency_us",
              best_latency_rung);
-    add(r, "best_latency_us", best_latency, "us", note);
+    ladder_add_summary(r, "best_latency_us", best_latency, "us", note);
     snprintf(note, sizeof note, "highest fitted bus bandwidth of the ladder's rungs (%s); NCCL's: nccl_busbw_gbps",
              best_busbw_rung);
-    add(r, "best_busbw_gbps", best_busbw, "GB/s", note);
+    ladder_add_summary(r, "best_busbw_gbps", best_busbw, "GB/s", note);
 
     /* Per size: the best rung against NCCL, as nccl-tests reports them. */
     for (int point = 0; point < SWEEP_POINTS; ++point) {
@@ -651,7 +640,7 @@ void allreduce_summarize(ladder_results *r, size_t first, int gpus)
         for (size_t i = first; i < r->count; ++i) {
             const ladder_record *rec = &r->records[i];
             const ladder_variant *v = variant_of(rec);
-            if (!v || v->param != allreduce_variants[point].param || !usable(rec)) continue;
+            if (!v || v->param != allreduce_variants[point].param || !ladder_record_usable(rec)) continue;
             if (is_nccl(v)) baseline = rec;
             else if (!best || rec->median_ms < best->median_ms) best = rec;
         }
@@ -660,13 +649,13 @@ void allreduce_summarize(ladder_results *r, size_t first, int gpus)
         snprintf(name, sizeof name, "busbw_%s_best_gbps", label);
         snprintf(note, sizeof note, "best rung %s: %.2f us, algbw %.2f GB/s", best ? best->variant : "none",
                  best ? best->median_ms * 1e3 : NAN, best ? best->gbps : NAN);
-        add(r, name, best ? allreduce_bus_bandwidth(best->gbps, gpus) : NAN, "GB/s", note);
+        ladder_add_summary(r, name, best ? allreduce_bus_bandwidth(best->gbps, gpus) : NAN, "GB/s", note);
         snprintf(name, sizeof name, "busbw_%s_nccl_gbps", label);
         snprintf(note, sizeof note, "ncclAllReduce: %.2f us, algbw %.2f GB/s", baseline ? baseline->median_ms * 1e3 : NAN,
                  baseline ? baseline->gbps : NAN);
-        add(r, name, baseline ? allreduce_bus_bandwidth(baseline->gbps, gpus) : NAN, "GB/s", note);
+        ladder_add_summary(r, name, baseline ? allreduce_bus_bandwidth(baseline->gbps, gpus) : NAN, "GB/s", note);
         snprintf(name, sizeof name, "best_vs_nccl_%s", label);
-        add(r, name, best && baseline ? baseline->median_ms / best->median_ms : NAN, "ratio",
+        ladder_add_summary(r, name, best && baseline ? baseline->median_ms / best->median_ms : NAN, "ratio",
             "NCCL's time / the best rung's: > 1, the ladder is faster (targets: >= 1.3 to 64 KiB, >= 1.0 from 256 MiB)");
     }
 }

@@ -311,15 +311,6 @@ static void download_packed(void *opaque, cudaStream_t stream)
     CUDA_CHECK(cudaMemcpyAsync(s->host_out, s->layout[PACKED].out, s->packed_bytes, cudaMemcpyDeviceToHost, stream));
 }
 
-static void add_summary(ladder_results *results, const char *name, double value, const char *unit, const char *note)
-{
-    ladder_summary *m = ladder_results_add_summary(results);
-    snprintf(m->name, sizeof m->name, "%s", name);
-    m->value = value;
-    snprintf(m->unit, sizeof m->unit, "%s", unit);
-    snprintf(m->note, sizeof m->note, "%s", note);
-}
-
 /* The transfers a real image pays around the kernel (pinned host memory,
  * packed RGB), and the best rung as a fraction of the copy. */
 static void summarize(void *opaque, ladder_results *results, size_t first)
@@ -330,10 +321,10 @@ static void summarize(void *opaque, ladder_results *results, size_t first)
     double bytes = (double)s->packed_bytes;
     ladder_timing up = ladder_time_device(upload_packed, s, &options);
     ladder_timing down = ladder_time_device(download_packed, s, &options);
-    add_summary(results, "h2d_ms", up.ms.median, "ms", "the packed image host to device, pinned memory, median");
-    add_summary(results, "h2d_gbps", bytes / (up.ms.median * 1e-3) / 1e9, "GB/s", "image bytes / h2d_ms");
-    add_summary(results, "d2h_ms", down.ms.median, "ms", "the packed result device to host, pinned memory, median");
-    add_summary(results, "d2h_gbps", bytes / (down.ms.median * 1e-3) / 1e9, "GB/s", "image bytes / d2h_ms");
+    ladder_add_summary(results, "h2d_ms", up.ms.median, "ms", "the packed image host to device, pinned memory, median");
+    ladder_add_summary(results, "h2d_gbps", bytes / (up.ms.median * 1e-3) / 1e9, "GB/s", "image bytes / h2d_ms");
+    ladder_add_summary(results, "d2h_ms", down.ms.median, "ms", "the packed result device to host, pinned memory, median");
+    ladder_add_summary(results, "d2h_gbps", bytes / (down.ms.median * 1e-3) / 1e9, "GB/s", "image bytes / d2h_ms");
 
     double best = NAN;
     const char *best_name = NULL;
@@ -345,7 +336,7 @@ static void summarize(void *opaque, ladder_results *results, size_t first)
     char note[160];
     snprintf(note, sizeof note, "%s: memcpy time / kernel time on the same bytes (target 0.85)",
              best_name ? best_name : "no valid rung");
-    add_summary(results, "best_of_memcpy", best, "ratio", note);
+    ladder_add_summary(results, "best_of_memcpy", best, "ratio", note);
 }
 
 const ladder_case blur_case = {

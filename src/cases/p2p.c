@@ -389,21 +389,10 @@ static ladder_work variant_work(void *opaque, const ladder_variant *v)
 
 /* ---- the summary ---- */
 
-static void add(ladder_results *r, const char *name, double value, const char *unit, const char *note)
-{
-    ladder_summary *sum = ladder_results_add_summary(r);
-    snprintf(sum->name, sizeof sum->name, "%s", name);
-    sum->value = value;
-    snprintf(sum->unit, sizeof sum->unit, "%s", unit);
-    snprintf(sum->note, sizeof sum->note, "%s", note);
-}
-
 static const ladder_variant *variant_of(const ladder_record *rec)
 {
     return rec->index >= 0 && rec->index < VARIANT_COUNT ? &p2p_variants[rec->index] : NULL;
 }
-
-static int usable(const ladder_record *rec) { return !rec->skipped && rec->valid && rec->median_ms > 0; }
 
 /* The link's rate each way between GPUs i and j, GB/s; NaN when unknown. */
 static double link_rate(const ladder_link *l) { return l->nvlinks > 0 ? l->nvlinks * l->link_gbps : NAN; }
@@ -412,7 +401,7 @@ static void summarize(void *opaque, ladder_results *r, size_t first)
 {
     p2p_state *s = opaque;
     char name[48], note[160];
-    add(r, "gpus", s->n, "", "GPUs of the run: the run's device, then every other visible one");
+    ladder_add_summary(r, "gpus", s->n, "", "GPUs of the run: the run's device, then every other visible one");
     if (s->n < 2) return;
     int pairs = 0, granted = 0;
     for (int i = 0; i < s->n; ++i)
@@ -422,7 +411,7 @@ static void summarize(void *opaque, ladder_results *r, size_t first)
                 granted += s->can_access[i][j] != 0;
             }
     snprintf(note, sizeof note, "ordered pairs that cudaDeviceCanAccessPeer grants, of %d", pairs);
-    add(r, "peer_access_pairs", granted, "pairs", note);
+    ladder_add_summary(r, "peer_access_pairs", granted, "pairs", note);
 
     /* The topology of every ordered pair, then the rate the ladder is held to. */
     double rate_ab = NAN;
@@ -434,7 +423,7 @@ static void summarize(void *opaque, ladder_results *r, size_t first)
             ladder_describe_link(&l, text, sizeof text);
             snprintf(name, sizeof name, "link_%d_to_%d_gbps", i, j);
             snprintf(note, sizeof note, "GPU %d to %d (NVML): %s", s->gpu[i], s->gpu[j], text);
-            add(r, name, link_rate(&l), "GB/s", note);
+            ladder_add_summary(r, name, link_rate(&l), "GB/s", note);
             if (i == 0 && j == 1) rate_ab = link_rate(&l);
         }
     p2p_summarize_ladder(r, first, rate_ab);
@@ -457,7 +446,7 @@ void p2p_summarize_ladder(ladder_results *r, size_t first, double rate_ab)
         for (size_t i = first; i < r->count && n < SWEEP_POINTS; ++i) {
             const ladder_record *rec = &r->records[i];
             const ladder_variant *v = variant_of(rec);
-            if (!v || route_of(v) != routes[k].id || !usable(rec)) continue;
+            if (!v || route_of(v) != routes[k].id || !ladder_record_usable(rec)) continue;
             bytes[n] = rec->bytes;
             seconds[n] = rec->median_ms * 1e-3;
             spread[n] = rec->rel_spread;
@@ -472,11 +461,11 @@ void p2p_summarize_ladder(ladder_results *r, size_t first, double rate_ab)
         snprintf(name, sizeof name, "%s_latency_us", routes[k].route);
         snprintf(note, sizeof note, "intercept of time = latency + bytes / bandwidth, %zu sizes, GPU 0 to 1 of the run",
                  fit.points);
-        add(r, name, fit.latency_s * 1e6, "us", note);
+        ladder_add_summary(r, name, fit.latency_s * 1e6, "us", note);
         snprintf(name, sizeof name, "%s_bandwidth_gbps", routes[k].route);
-        add(r, name, fit.bandwidth_bps / 1e9, "GB/s", "1 / slope of the same fit; both ways counts both directions");
+        ladder_add_summary(r, name, fit.bandwidth_bps / 1e9, "GB/s", "1 / slope of the same fit; both ways counts both directions");
         snprintf(name, sizeof name, "%s_fraction_of_link", routes[k].route);
-        add(r, name, largest_gbps / link, "ratio",
+        ladder_add_summary(r, name, largest_gbps / link, "ratio",
             "GB/s at the largest size / the links' rate (NVML), both directions for both ways; NaN: rate unknown");
         if (routes[k].id != P2P_BOTH_WAYS && largest_gbps > best_gbps) {
             best_gbps = largest_gbps;
@@ -485,14 +474,14 @@ void p2p_summarize_ladder(ladder_results *r, size_t first, double rate_ab)
     }
     snprintf(note, sizeof note, "best one-way rung (%s) at the largest size / the links' rate (target >= 0.90)",
              best_route);
-    add(r, "best_one_way_fraction_of_link", best_gbps > 0 ? best_gbps / rate_ab : NAN, "ratio", note);
+    ladder_add_summary(r, "best_one_way_fraction_of_link", best_gbps > 0 ? best_gbps / rate_ab : NAN, "ratio", note);
 
     double slowest = NAN, fastest = NAN;
     int slow_i = -1, slow_j = -1;
     for (size_t i = first; i < r->count; ++i) {
         const ladder_record *rec = &r->records[i];
         const ladder_variant *v = variant_of(rec);
-        if (!v || route_of(v) != P2P_MATRIX || !usable(rec)) continue;
+        if (!v || route_of(v) != P2P_MATRIX || !ladder_record_usable(rec)) continue;
         if (isnan(slowest) || rec->gbps < slowest) {
             slowest = rec->gbps;
             slow_i = P2P_MATRIX_FROM(v->param);
@@ -501,8 +490,8 @@ void p2p_summarize_ladder(ladder_results *r, size_t first, double rate_ab)
         if (isnan(fastest) || rec->gbps > fastest) fastest = rec->gbps;
     }
     snprintf(note, sizeof note, "slowest ordered pair of the matrix: GPU %d to GPU %d of the run", slow_i, slow_j);
-    add(r, "matrix_slowest_gbps", slowest, "GB/s", note);
-    add(r, "matrix_fastest_gbps", fastest, "GB/s", "fastest ordered pair of the matrix");
+    ladder_add_summary(r, "matrix_slowest_gbps", slowest, "GB/s", note);
+    ladder_add_summary(r, "matrix_fastest_gbps", fastest, "GB/s", "fastest ordered pair of the matrix");
 }
 
 const ladder_case p2p_case = {

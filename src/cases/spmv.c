@@ -409,15 +409,6 @@ static ladder_work work(void *opaque)
     return (ladder_work){bytes, 2.0 * h->nnz};
 }
 
-static void add_summary(ladder_results *results, const char *name, double value, const char *unit, const char *note)
-{
-    ladder_summary *summary = ladder_results_add_summary(results);
-    snprintf(summary->name, sizeof summary->name, "%s", name);
-    summary->value = value;
-    snprintf(summary->unit, sizeof summary->unit, "%s", unit);
-    snprintf(summary->note, sizeof summary->note, "%s", note);
-}
-
 /* The matrix's shape, which decides the ladder: how long rows are on
  * average and at most, and how many are empty. */
 static void summarize(void *opaque, ladder_results *results, size_t first)
@@ -427,11 +418,11 @@ static void summarize(void *opaque, ladder_results *results, size_t first)
     const spmv_host_csr *h = &s->host;
     int empty = 0;
     for (int r = 0; r < h->rows; ++r) empty += h->row_ptr[r + 1] == h->row_ptr[r];
-    add_summary(results, "nonzeros", h->nnz, "", "stored entries (a symmetric file counts both triangles)");
-    add_summary(results, "mean_row_length", (double)h->nnz / h->rows, "", "entries per row");
-    add_summary(results, "longest_row", s->longest_row, "", "entries in the longest row (a block is 256 threads)");
-    add_summary(results, "empty_rows", empty, "", "rows with no entry (y is 0 there)");
-    add_summary(results, "matrix_mb", (8.0 * h->nnz + 4.0 * (h->rows + 1)) / 1e6, "MB",
+    ladder_add_summary(results, "nonzeros", h->nnz, "", "stored entries (a symmetric file counts both triangles)");
+    ladder_add_summary(results, "mean_row_length", (double)h->nnz / h->rows, "", "entries per row");
+    ladder_add_summary(results, "longest_row", s->longest_row, "", "entries in the longest row (a block is 256 threads)");
+    ladder_add_summary(results, "empty_rows", empty, "", "rows with no entry (y is 0 there)");
+    ladder_add_summary(results, "matrix_mb", (8.0 * h->nnz + 4.0 * (h->rows + 1)) / 1e6, "MB",
                 "values, column indices and row pointers (10^6 bytes); compare with the L2");
 }
 

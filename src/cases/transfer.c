@@ -395,28 +395,17 @@ static ladder_work variant_work(void *opaque, const ladder_variant *v)
 
 /* ---- the summary ---- */
 
-static void add(ladder_results *r, const char *name, double value, const char *unit, const char *note)
-{
-    ladder_summary *sum = ladder_results_add_summary(r);
-    snprintf(sum->name, sizeof sum->name, "%s", name);
-    sum->value = value;
-    snprintf(sum->unit, sizeof sum->unit, "%s", unit);
-    snprintf(sum->note, sizeof sum->note, "%s", note);
-}
-
 static const ladder_variant *variant_of(const ladder_record *rec)
 {
     return rec->index >= 0 && rec->index < VARIANT_COUNT ? &transfer_variants[rec->index] : NULL;
 }
-
-static int usable(const ladder_record *rec) { return !rec->skipped && rec->valid && rec->median_ms > 0; }
 
 /* Median seconds of the record whose launcher is f, NaN if it did not run. */
 static double seconds_of(const ladder_results *r, size_t first, transfer_launcher *f, int param)
 {
     for (size_t i = first; i < r->count; ++i) {
         const ladder_variant *v = variant_of(&r->records[i]);
-        if (v && (transfer_launcher *)v->impl == f && v->param == param && usable(&r->records[i]))
+        if (v && (transfer_launcher *)v->impl == f && v->param == param && ladder_record_usable(&r->records[i]))
             return r->records[i].median_ms * 1e-3;
     }
     return NAN;
@@ -431,7 +420,7 @@ static ladder_fit fit_route(const ladder_results *r, size_t first, transfer_laun
     for (size_t i = first; i < r->count && n <= TRANSFER_SWEEP_MAX_LOG2; ++i) {
         const ladder_record *rec = &r->records[i];
         const ladder_variant *v = variant_of(rec);
-        if (!v || (transfer_launcher *)v->impl != f || !usable(rec)) continue;
+        if (!v || (transfer_launcher *)v->impl != f || !ladder_record_usable(rec)) continue;
         bytes[n] = (double)sweep_bytes(v);
         seconds[n] = rec->median_ms * 1e-3;
         spread[n] = rec->rel_spread;
@@ -459,40 +448,40 @@ static void summarize(void *opaque, ladder_results *r, size_t first)
                  "intercept of time = latency + bytes / bandwidth, %zu sizes, "
                  "relative least squares weighted by spread",
                  fits[i].points);
-        add(r, name, fits[i].latency_s * 1e6, "us", note);
+        ladder_add_summary(r, name, fits[i].latency_s * 1e6, "us", note);
         snprintf(name, sizeof name, "%s_bandwidth_gbps", routes[i].route);
-        add(r, name, fits[i].bandwidth_bps / 1e9, "GB/s", "1 / slope of the same fit; 1 GB = 10^9 bytes");
+        ladder_add_summary(r, name, fits[i].bandwidth_bps / 1e9, "GB/s", "1 / slope of the same fit; 1 GB = 10^9 bytes");
         snprintf(name, sizeof name, "%s_half_peak_bytes", routes[i].route);
-        add(r, name, fits[i].half_peak_bytes, "bytes",
+        ladder_add_summary(r, name, fits[i].half_peak_bytes, "bytes",
             "latency x bandwidth: below this size latency dominates (half the bandwidth is reached)");
     }
     for (int d = 0; d < 2; ++d) {
         char name[48];
         snprintf(name, sizeof name, "%s_pinned_vs_best_single_copy", d == 0 ? "h2d" : "d2h");
-        add(r, name, best_gbps[d] > 0 ? fits[2 + d].bandwidth_bps / 1e9 / best_gbps[d] : NAN, "ratio",
+        ladder_add_summary(r, name, best_gbps[d] > 0 ? fits[2 + d].bandwidth_bps / 1e9 / best_gbps[d] : NAN, "ratio",
             "fitted pinned bandwidth / best GB/s of any single copy this direction (target >= 0.95)");
     }
 
     double many = seconds_of(r, first, small_copies, 0), one = seconds_of(r, first, one_copy, 0);
-    add(r, "small_copies_vs_one_copy", many / one, "ratio", "time of the 4 KiB copies / time of one copy, same bytes");
+    ladder_add_summary(r, "small_copies_vs_one_copy", many / one, "ratio", "time of the 4 KiB copies / time of one copy, same bytes");
 
     double in = seconds_of(r, first, stage_copy_in, 0), kernel = seconds_of(r, first, stage_kernel, 0);
     double out = seconds_of(r, first, stage_copy_out, 0);
     double longest = fmax(in, fmax(kernel, out));
     if (isnan(in) || isnan(kernel) || isnan(out)) longest = NAN;
-    add(r, "pipeline_kernel_vs_copy", kernel / fmax(in, out), "ratio",
+    ladder_add_summary(r, "pipeline_kernel_vs_copy", kernel / fmax(in, out), "ratio",
         "kernel stage / longer copy stage: near 1, the stages are comparable and overlap pays most");
-    add(r, "pipeline_serial_efficiency", longest / seconds_of(r, first, pipeline, 1), "ratio",
+    ladder_add_summary(r, "pipeline_serial_efficiency", longest / seconds_of(r, first, pipeline, 1), "ratio",
         "longest stage / one-stream time: about 1/3 when the three stages are equal");
     double best = NAN;
     for (int streams = 2; streams <= TRANSFER_MAX_STREAMS; ++streams) {
         char name[48];
         double efficiency = longest / seconds_of(r, first, pipeline, streams);
         snprintf(name, sizeof name, "pipeline_%d_streams_efficiency", streams);
-        add(r, name, efficiency, "ratio", "longest stage / pipelined time");
+        ladder_add_summary(r, name, efficiency, "ratio", "longest stage / pipelined time");
         if (!isnan(efficiency) && (isnan(best) || efficiency > best)) best = efficiency;
     }
-    add(r, "pipeline_overlap_efficiency", best, "ratio",
+    ladder_add_summary(r, "pipeline_overlap_efficiency", best, "ratio",
         "best of the multi-stream pipelines: max(copy-in, kernel, copy-out) / measured time (target >= 0.90)");
 }
 

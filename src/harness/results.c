@@ -71,6 +71,17 @@ ladder_summary *ladder_results_add_summary(ladder_results *r)
     return s;
 }
 
+void ladder_add_summary(ladder_results *r, const char *name, double value, const char *unit, const char *note)
+{
+    ladder_summary *sum = ladder_results_add_summary(r);
+    snprintf(sum->name, sizeof sum->name, "%s", name);
+    sum->value = value;
+    snprintf(sum->unit, sizeof sum->unit, "%s", unit);
+    snprintf(sum->note, sizeof sum->note, "%s", note);
+}
+
+int ladder_record_usable(const ladder_record *rec) { return !rec->skipped && rec->valid && rec->median_ms > 0; }
+
 void ladder_results_free(ladder_results *r)
 {
     free(r->records);

@@ -76,6 +76,10 @@ typedef struct ladder_results {
 
 ladder_record *ladder_results_add(ladder_results *results);
 ladder_summary *ladder_results_add_summary(ladder_results *results);
+/* A summary in one call (the note copied, truncated to its field). */
+void ladder_add_summary(ladder_results *results, const char *name, double value, const char *unit, const char *note);
+/* The record ran, validated and has a time: it can enter a summary. */
+int ladder_record_usable(const ladder_record *rec);
 void ladder_results_free(ladder_results *results);
 
 /* Fill speedup and ratio_to_baseline for the records of one case, [first, count),
