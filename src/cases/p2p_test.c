@@ -10,6 +10,7 @@
 #include "../harness/gpus.h"
 #include "../harness/runner.h"
 #include "../harness/test_util.h"
+#include "multigpu_test.h"
 #include "p2p.h"
 
 extern const ladder_case p2p_case;
@@ -115,34 +116,6 @@ static void test_summaries(void)
         if (strstr(r.summaries[i].name, "fraction")) EXPECTF(isnan(r.summaries[i].value), "%s without a link rate",
                                                              r.summaries[i].name);
     ladder_results_free(&r);
-}
-
-/* Fewer than two GPUs (none on CI, one on most machines): the whole ladder
- * runs through the harness without touching a GPU, every rung skipped with
- * the reason, and the summaries say how many GPUs there were. */
-static void test_skips_below_two_gpus(const ladder_case *c)
-{
-    int gpus[LADDER_MAX_GPUS];
-    int n = ladder_run_gpus(gpus, LADDER_MAX_GPUS);
-    if (n >= 2) {
-        printf("%d GPUs here: the skip path is for the GPU test's machine to see\n", n);
-        return;
-    }
-    ladder_size size;
-    char err[256];
-    EXPECT(ladder_parse_size("2^20", &size, err, sizeof err) == 0);
-    ladder_device device = {0};
-    ladder_results results = {0};
-    ladder_run_options options = {.seed = 1, .min_samples = 10, .time_cap_s = 0.01};
-    EXPECT(ladder_run_case(c, &size, &device, &options, &results, err, sizeof err) == LADDER_OK);
-    EXPECT(results.count == (size_t)c->variant_count);
-    size_t clear = 0;
-    for (size_t i = 0; i < results.count; ++i)
-        clear += results.records[i].skipped && strstr(results.records[i].reason, "needs two GPUs") != NULL;
-    EXPECTF(clear == results.count, "%zu of %zu rungs skipped for want of a second GPU", clear, results.count);
-    EXPECT(results.summary_count >= 1 && strcmp(results.summaries[0].name, "gpus") == 0 &&
-           results.summaries[0].value == n);
-    ladder_results_free(&results);
 }
 
 int main(void)
