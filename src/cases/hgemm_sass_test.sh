@@ -3,7 +3,7 @@
 # needed): the wgmma kernels contain HGMMA, the mma.sync and WMMA kernels
 # HMMA, and none of them LDL or STL (registers spilled to local memory, or
 # an array indexed at run time). Checks the sm_90 code (sm_90a for the
-# wgmma kernels); exits 77 where cuobjdump is missing or the binary has no
+# wgmma kernels); exits 77 where cuobjdump (or the nvdisasm it calls) is missing or the binary has no
 # sm_90 code. Usage: hgemm_sass_test.sh path/to/ladder [path/to/cuobjdump]
 binary=$1
 cuobjdump=${2:-$(command -v cuobjdump)}
@@ -17,7 +17,12 @@ failures=0
 
 # sass ARCH: the functions of that architecture, one "NAME OPCODE..." block each.
 sass() {
-    "$cuobjdump" -sass -arch "$1" "$binary" 2>/dev/null >"$tmp/$1.sass"
+    "$cuobjdump" -sass -arch "$1" "$binary" 2>"$tmp/errors" >"$tmp/$1.sass"
+    # cuobjdump disassembles through nvdisasm: without it there is no SASS to read.
+    if grep -q nvdisasm "$tmp/errors"; then
+        echo "skipped: cuobjdump cannot disassemble without nvdisasm: $(head -1 "$tmp/errors")"
+        exit 77
+    fi
     [ -s "$tmp/$1.sass" ]
 }
 
