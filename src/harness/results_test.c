@@ -198,6 +198,7 @@ int main(void)
              "assert rows[1][\"global_store_sectors_per_request\"] == \"4\"\n"
              "assert rows[0][\"kernels\"] == \"\" and rows[1][\"shared_load_wavefronts_per_instruction\"] == \"\"\n"
              "assert rows[0][\"contended\"] == \"1\" and rows[1][\"noisy\"] == \"1\" and rows[1][\"contended\"] == \"0\"\n"
+             "assert rows[1][\"precision\"] == \"TF32 (reduced precision)\" and rows[0][\"precision\"] == \"\"\n"
              "' %s",
              path);
     EXPECT(system(command) == 0);
