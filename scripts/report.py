@@ -466,7 +466,8 @@ def page(runs):
         prefix = ("A (solid)" if k == 0 else "B (dashed, hollow)") if len(runs) > 1 else "Run"
         out.append(run_header(prefix, label, doc))
     out += ["<p>GB/s are 10<sup>9</sup> bytes per second, read + written, counted from the problem. The fraction of "
-            "the ceiling divides by the measured bandwidth or FMA ceiling, whichever limits the case.</p>",
+            "the ceiling divides by the measured bandwidth or FMA ceiling, whichever limits the case (a tensor-core case's "
+            "by the measured BF16 tensor rate).</p>",
             "<h2 id='roofline'>Roofline</h2>",
             "<p>Each ladder is a path from rung to rung in ladder order (the number beside a point is its rung; hover "
             "for its name and figures); squares are the vendor baselines; red lines are the measured ceilings"
