@@ -3,7 +3,7 @@
 load() returns the document or raises DocumentError, whose text is one sentence that names the
 file and what is wrong with it (the line and column of a JSON syntax error, the missing field and
 which record lacks it), so that every script says the same thing about the same bad file.
-Fields added within schema 1 (complete, contention, contended, noisy, the tensor ceilings) are
+Fields added within schema 1 (complete, contention, contended, noisy, hung, the tensor ceilings) are
 optional: older documents lack them.
 """
 import json
@@ -159,6 +159,8 @@ def record_flags(r):
         flags.append("contended")
     if r.get("noisy"):
         flags.append("noisy")
+    if r.get("hung"):
+        flags.append("hung")
     return flags
 
 

@@ -36,6 +36,9 @@ expect 2 "option --json needs a value" run --json
 expect 2 "no variant 'nosuchvariant'" run transpose --variant nosuchvariant
 expect 2 "not being run" run transpose --size reduce=5
 expect 2 "no variant '99'" run transpose --variant 99
+expect 2 "hang-timeout needs seconds from 0 (off)" run transpose --hang-timeout -3
+expect 2 "hang-timeout needs seconds from 0 (off)" run transpose --hang-timeout soon
+expect 2 "option --hang-timeout needs a value" run --hang-timeout
 expect 0 "tiled_padded" list transpose
 expect 0 "transpose" list
 

@@ -1,7 +1,7 @@
 /* GPU test: every variant of one case, validated at each of the case's test
  * sizes (odd and non-square among them) with two fresh input draws.
  * Exits 77 (skipped) when there is no GPU or no variant could run here, 1 if
- * any variant is wrong. */
+ * any variant is wrong, 4 (LADDER_EXIT_HUNG) when one hangs (watchdog.h). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -10,6 +10,7 @@
 #include "harness/device.h"
 #include "harness/gpu_test.h"
 #include "harness/runner.h"
+#include "harness/watchdog.h"
 
 int main(int argc, char **argv)
 {
@@ -39,6 +40,9 @@ int main(int argc, char **argv)
                 printf("%-10s %-12s %-26s skipped: %s\n", c->name, c->test_sizes[s], v->name, reason);
                 continue;
             }
+            /* A hang ends the process with LADDER_EXIT_HUNG and a line naming the variant and size. */
+            ladder_watch watch = {c->name, v->name, c->test_sizes[s], NULL, 0, 1};
+            ladder_watchdog_watch(&watch);
             for (uint64_t draw = 0; draw < 2; ++draw) {
                 ladder_check r = ladder_validate_variant(c, state, v, 1000 * (uint64_t)s + 10 * (uint64_t)i + draw);
                 ++checked;
@@ -46,6 +50,7 @@ int main(int argc, char **argv)
                 printf("%-10s %-12s %-26s error %.2e (tolerance %.1e, %zu non-finite) %s\n", c->name,
                        c->test_sizes[s], v->name, r.rel_error, r.tolerance, r.nonfinite, r.passed ? "ok" : "FAIL");
             }
+            ladder_watchdog_watch(NULL);
         }
         c->destroy(state);
     }

@@ -24,6 +24,7 @@
 #include "harness/size.h"
 #include "harness/stop.h"
 #include "harness/timing.h"
+#include "harness/watchdog.h"
 #include "io/matrix_market.h"
 #include "io/netpbm.h"
 
@@ -72,6 +73,9 @@ static const char usage_text[] =
     "  --ncu                  also profile one launch of each variant with Nsight Compute and\n"
     "                         show its counters (DRAM bytes, sectors per request, bank\n"
     "                         conflicts, occupancy) beside the timings; needs ncu\n"
+    "  --hang-timeout SECONDS a variant whose GPU work does not finish in this long ends the\n"
+    "                         run with exit code 4, naming it (default: 50 times its longest\n"
+    "                         launch so far, at least 20 s, 120 s for its first; 0: never)\n"
     "  --help, --version\n";
 
 typedef struct size_option {
@@ -217,6 +221,12 @@ static cli parse_command_line(int argc, char **argv)
             c.seed = strtoull(text, &end, 10);
             if (!*text || *end) usage_error("--seed needs a whole number, not '%s'", text);
             c.seed_given = 1;
+        } else if (strcmp(a, "--hang-timeout") == 0) {
+            double seconds;
+            char err[160];
+            if (ladder_watchdog_parse(option_value(argc, argv, &i), &seconds, err, sizeof err) != 0)
+                usage_error("%s", err);
+            ladder_watchdog_set_fixed(seconds);
         } else if (strcmp(a, "--ncu") == 0) {
             c.ncu = 1;
         } else if (strcmp(a, "--quick") == 0) {
@@ -338,8 +348,9 @@ static int run_case_at(const cli *c, const ladder_case *lc, const ladder_size *s
     ladder_print_table(stdout, results, first);
     ladder_print_summaries(stdout, results, first_summary);
     if (c->ncu && !ladder_stop_signal()) {
-        if (ladder_ncu_collect(ncu, lc, size, device->ordinal, options, results, first, err, sizeof err))
-            ladder_die("%s", err);
+        int rc = ladder_ncu_collect(ncu, lc, size, device->ordinal, options, results, first, err, sizeof err);
+        if (rc == LADDER_EXIT_HUNG) ladder_die_unrecoverable(LADDER_EXIT_HUNG, err);
+        if (rc) ladder_die("%s", err);
         ladder_print_counters(stdout, results, first);
     }
     fflush(stdout);

@@ -4,12 +4,22 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 static void (*fatal_hook)(const char *message);
 
 void ladder_on_fatal(void (*hook)(const char *message))
 {
     fatal_hook = hook;
+}
+
+static void report_fatal(const char *message)
+{
+    fprintf(stderr, "ladder: %s\n", message);
+    /* Taken before the call: a hook that fails itself must not loop. */
+    void (*hook)(const char *) = fatal_hook;
+    fatal_hook = NULL;
+    if (hook) hook(message);
 }
 
 void ladder_die(const char *fmt, ...)
@@ -19,12 +29,16 @@ void ladder_die(const char *fmt, ...)
     va_start(args, fmt);
     vsnprintf(message, sizeof message, fmt, args);
     va_end(args);
-    fprintf(stderr, "ladder: %s\n", message);
-    /* Taken before the call: a hook that fails itself must not loop. */
-    void (*hook)(const char *) = fatal_hook;
-    fatal_hook = NULL;
-    if (hook) hook(message);
+    report_fatal(message);
     exit(LADDER_EXIT_FAILURE);
+}
+
+void ladder_die_unrecoverable(int code, const char *message)
+{
+    report_fatal(message);
+    fflush(stdout);
+    fflush(stderr);
+    _exit(code);
 }
 
 void ladder_cuda_fail(cudaError_t err, const char *call, const char *file, int line)

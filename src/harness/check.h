@@ -15,10 +15,17 @@ enum {
     LADDER_EXIT_FAILURE = 1,   /* runtime error: CUDA, no device, out of memory, I/O */
     LADDER_EXIT_USAGE = 2,     /* bad command line or size */
     LADDER_EXIT_INVALID = 3,   /* a variant produced a wrong result */
+    LADDER_EXIT_HUNG = 4,      /* a variant did not finish within its limit (watchdog.h) */
     LADDER_EXIT_SKIP_TEST = 77 /* ctest's "skipped" */
 };
 
 void ladder_die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+
+/* A GPU that will never answer again: the message and the fatal hook as
+ * ladder_die, then _exit(code) without the exit handlers, whose CUDA
+ * teardown would wait on the kernel that never returns. Safe to call from
+ * a thread other than the one that is stuck. */
+void ladder_die_unrecoverable(int code, const char *message) __attribute__((noreturn));
 
 /* Called once, with the message, by the first fatal error before the process
  * exits: the run uses it to keep the results it finished. NULL removes it. */

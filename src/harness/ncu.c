@@ -343,7 +343,11 @@ int ladder_ncu_collect(const char *ncu, const ladder_case *c, const ladder_size 
     fclose(report_file);
 
     int rc = 0;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    if (WIFEXITED(status) && WEXITSTATUS(status) == LADDER_EXIT_HUNG) {
+        /* The child's watchdog named the variant on stderr. */
+        snprintf(err, err_len, "--ncu: a variant of %s hung under the profiler (the line above names it)", c->name);
+        rc = LADDER_EXIT_HUNG;
+    } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         char reason[400];
         first_error_line(report, reason, sizeof reason);
         snprintf(err, err_len, "--ncu: profiling %s failed (ncu exit %d)%s", c->name,

@@ -37,7 +37,8 @@ int ladder_ncu_find(char *path, size_t len, char *err, size_t err_len);
 
 /* Profile one timed case: run ncu over this program, for the same case, size,
  * seed and variant selection, and attach counters to the case's records,
- * results->records[first..count). Returns 0, or -1 with a reason in err. */
+ * results->records[first..count). Returns 0, LADDER_EXIT_HUNG when a variant
+ * hung in the profiled child (its watchdog said which), or -1; err says why. */
 int ladder_ncu_collect(const char *ncu, const ladder_case *c, const ladder_size *size, int device_ordinal,
                        const ladder_run_options *options, ladder_results *results, size_t first, char *err,
                        size_t err_len);

@@ -392,6 +392,7 @@ static void emit_record(FILE *out, const ladder_record *rec)
     FIELD_INT("throttled_samples", rec->throttled_samples);
     FIELD_BOOL("contended", rec->contended);
     FIELD_BOOL("noisy", rec->noisy);
+    FIELD_BOOL("hung", rec->hung);
     FIELD_NUM("sm_clock_mhz", rec->sm_clock_mhz);
     fprintf(out, ", \"counters\": ");
     if (rec->has_counters) emit_counters(out, &rec->counters);

@@ -51,6 +51,7 @@ typedef struct ladder_record {
     int throttled_samples;
     int contended;           /* another process held the GPU while this was measured (contention.h) */
     int noisy;               /* the spread stayed above LADDER_NOISY_SPREAD: the median is not to be trusted */
+    int hung;                /* did not finish within the watchdog's limit (watchdog.h): the run ended there */
     double sm_clock_mhz;
     int has_counters;        /* --ncu profiled this variant */
     ladder_counters counters;

@@ -12,6 +12,7 @@
 #include "progress.h"
 #include "stop.h"
 #include "timing.h"
+#include "watchdog.h"
 
 int ladder_find_variant(const ladder_case *c, const char *selector)
 {
@@ -34,11 +35,19 @@ ladder_check ladder_validate_variant(const ladder_case *c, void *state, const la
 {
     if (c->prepare) c->prepare(state, v);
     c->fill_inputs(state, seed);
+    /* A caller that set no watch (a GPU test) still gets a named hang. */
+    ladder_watch unnamed = {c->name, v->name, "", NULL, 0, 1};
+    int own_watch = !ladder_watchdog_current();
+    if (own_watch) ladder_watchdog_watch(&unnamed);
+    int on_gpu = !(v->flags & LADDER_HOST);
+    if (on_gpu) ladder_watchdog_arm("checked run");
     poison_output(c, state, v);
     CUDA_CHECK(cudaDeviceSynchronize());
     c->run(state, v, ladder_stream());
     CUDA_CHECK_LAUNCH();
     CUDA_CHECK(cudaStreamSynchronize(ladder_stream()));
+    if (on_gpu) ladder_watchdog_disarm();
+    if (own_watch) ladder_watchdog_watch(NULL);
     return c->check(state, v);
 }
 
@@ -85,8 +94,8 @@ static const char *ceiling_name(ladder_ceiling_kind kind)
     }
 }
 
-static void run_variant(const ladder_case *c, void *state, int index, const ladder_device *d,
-                        const ladder_run_options *o, uint64_t *seed, ladder_record *rec)
+static void measure_variant(const ladder_case *c, void *state, int index, const ladder_device *d,
+                            const ladder_run_options *o, uint64_t *seed, ladder_record *rec)
 {
     const ladder_variant *v = &c->variants[index];
     rec->index = index;
@@ -136,6 +145,16 @@ static void run_variant(const ladder_case *c, void *state, int index, const ladd
     rec->tolerance = before.tolerance;
     rec->valid = before.passed && after.passed;
     fill_performance(rec, c, state, v, d);
+}
+
+static void run_variant(const ladder_case *c, void *state, int index, const ladder_device *d,
+                        const ladder_run_options *o, uint64_t *seed, ladder_record *rec)
+{
+    /* Every wait of this variant on the GPU is bounded (watchdog.h); a hang marks this record. */
+    ladder_watch watch = {rec->case_name, rec->variant, rec->size, &rec->hung, 0, 1};
+    ladder_watchdog_watch(&watch);
+    measure_variant(c, state, index, d, o, seed, rec);
+    ladder_watchdog_watch(NULL);
 }
 
 static int variant_wanted(const ladder_case *c, const ladder_run_options *o, int selected, int i)
@@ -209,21 +228,30 @@ ladder_status ladder_profile_case(const ladder_case *c, const ladder_size *size,
     void *state = c->create(size, &status, err, err_len);
     if (!state) return status;
     int selected = o->variant ? ladder_find_variant(c, o->variant) : -1;
+    char size_text[64];
+    ladder_format_size(size, size_text, sizeof size_text);
     for (int i = 0; i < c->variant_count; ++i) {
         const ladder_variant *v = &c->variants[i];
         if (!variant_wanted(c, o, selected, i) || (v->flags & LADDER_HOST)) continue;
         if (c->unsupported && c->unsupported(state, v)) continue;
         if (c->prepare) c->prepare(state, v);
         c->fill_inputs(state, o->seed + (uint64_t)i);
+        ladder_watch watch = {c->name, v->name, size_text, NULL, 0, LADDER_WATCHDOG_PROFILE_FACTOR};
+        ladder_watchdog_watch(&watch);
+        ladder_watchdog_arm("warm-up launch for the profiler");
         poison_output(c, state, v);
         c->run(state, v, ladder_stream()); /* warm-up: lazy module loading, library setup */
         CUDA_CHECK_LAUNCH();
         CUDA_CHECK(cudaDeviceSynchronize());
+        ladder_watchdog_disarm();
         CUDA_CHECK(cudaProfilerStart());
+        ladder_watchdog_arm("profiled launch");
         ladder_ncu_launch_marker(i, ladder_stream());
         c->run(state, v, ladder_stream());
         CUDA_CHECK_LAUNCH();
         CUDA_CHECK(cudaDeviceSynchronize());
+        ladder_watchdog_disarm();
+        ladder_watchdog_watch(NULL);
         CUDA_CHECK(cudaProfilerStop());
     }
     c->destroy(state);

@@ -7,6 +7,7 @@
 #include "check.h"
 #include "gpu_clock.h"
 #include "l2_flush.h"
+#include "watchdog.h"
 
 static struct {
     void *flush_buffer;
@@ -67,12 +68,14 @@ typedef double (*sample_fn)(ladder_launch launch, void *context);
 
 static double device_sample(ladder_launch launch, void *context)
 {
+    ladder_watchdog_arm("timed sample");
     flush_l2();
     CUDA_CHECK(cudaEventRecord(timer.start, timer.stream));
     launch(context, timer.stream);
     CUDA_CHECK_LAUNCH();
     CUDA_CHECK(cudaEventRecord(timer.stop, timer.stream));
     CUDA_CHECK(cudaEventSynchronize(timer.stop));
+    ladder_watchdog_disarm();
     float ms;
     CUDA_CHECK(cudaEventElapsedTime(&ms, timer.start, timer.stop));
     return ms;
@@ -89,9 +92,13 @@ static double host_sample(ladder_launch launch, void *context)
 static ladder_timing collect(sample_fn sample, ladder_launch launch, void *context,
                              const ladder_timing_options *options)
 {
+    /* A CPU variant's run is not the GPU's to bound. */
+    int on_gpu = sample == device_sample;
+    if (on_gpu) ladder_watchdog_arm("warm-up launches");
     for (int i = 0; i < options->warmup_runs; ++i) launch(context, timer.stream);
     CUDA_CHECK(cudaStreamSynchronize(timer.stream));
     CUDA_CHECK_LAUNCH();
+    if (on_gpu) ladder_watchdog_disarm();
 
     int min_samples = options->min_samples < 1 ? 1 : options->min_samples;
     int max_samples = options->max_samples < min_samples ? min_samples : options->max_samples;
