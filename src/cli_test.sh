@@ -62,6 +62,20 @@ if [ -e "$tmp/none.json" ] || [ -e "$tmp/none.csv" ]; then
     echo "FAIL: an output file was written by a failed run"; failures=$((failures + 1))
 fi
 CUDA_VISIBLE_DEVICES= expect 1 "no CUDA device" device
+# ... and says what works without one, with commands that do work here.
+CUDA_VISIBLE_DEVICES= expect 1 "Without one, these work:" run
+cp "$tmp/out" "$tmp/nogpu.out"
+for want in "ladder list" "ladder report" "ladder compare" "ladder occupancy --cc" "ladder blur"; do
+    grep -q "  $want" "$tmp/nogpu.out" || { echo "FAIL: the no-GPU message lacks '$want'"; failures=$((failures + 1)); }
+done
+report_args=$(sed -n 's/^  ladder report \(.*\) -o report.html$/\1/p' "$tmp/nogpu.out")
+expect 0 "" report $report_args -o "$tmp/nogpu-report.html"
+compare_args=$(sed -n 's/^  ladder compare //p' "$tmp/nogpu.out")
+"$ladder" compare $compare_args >"$tmp/out" 2>&1
+code=$?
+{ [ $code -le 1 ] && grep -q "geomean" "$tmp/out"; } || { echo "FAIL: ladder compare $compare_args -> $code"; failures=$((failures + 1)); }
+occupancy_args=$(sed -n 's/^  ladder occupancy \(.*\)$/\1/p' "$tmp/nogpu.out")
+expect 0 "occupancy" occupancy $occupancy_args
 
 # Every check that needs no GPU comes first: the same error on any machine,
 # at once, before the device is opened (here there is none).

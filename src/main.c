@@ -403,14 +403,41 @@ static void check_outputs(const cli *c)
     }
 }
 
+/* Without a GPU (or a driver) nothing can be measured: the run fails, and
+ * says what works here instead, with the exact commands. */
+static void die_without_gpu(cudaError_t e)
+{
+    fprintf(stderr,
+            "ladder: no CUDA device found (%s)\n"
+            "ladder measures on an NVIDIA GPU: it needs one with its driver (compute capability 7.5 or newer\n"
+            "for the default build). Without one, these work:\n"
+            "  ladder list [CASE]          the cases, and each rung's one-line story\n"
+            "  ladder report %s/nvidia-h100-80gb-hbm3.json -o report.html\n"
+            "                              the report of a committed run on a real GPU (others beside it)\n"
+            "  ladder compare %s/nvidia-h100-80gb-hbm3.json %s/nvidia-h200.json\n"
+            "                              two committed runs side by side\n"
+            "  ladder occupancy --cc 9.0 --threads 256 --regs 64 --smem 49152\n"
+            "                              the occupancy calculator, for any compute capability\n"
+            "  ladder blur IN.ppm OUT.ppm  smooth a PPM/PAM image with the CPU reference\n",
+            e == cudaSuccess ? "device count is 0" : cudaGetErrorString(e), LADDER_RESULTS_DIR, LADDER_RESULTS_DIR,
+            LADDER_RESULTS_DIR);
+    exit(LADDER_EXIT_FAILURE);
+}
+
+/* Before any work on a GPU: there is one. */
+static int require_gpu(void)
+{
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count == 0) die_without_gpu(e);
+    return count;
+}
+
 /* --device all: every GPU the run can see (this needs the driver). */
 static void resolve_devices(cli *c)
 {
+    int count = require_gpu();
     if (!c->all_devices) return;
-    int count = 0;
-    cudaError_t e = cudaGetDeviceCount(&count);
-    if (e != cudaSuccess || count == 0)
-        ladder_die("no CUDA device found (%s)", e == cudaSuccess ? "device count is 0" : cudaGetErrorString(e));
     c->device_count = count < MAX_DEVICES ? count : MAX_DEVICES;
     for (int g = 0; g < c->device_count; ++g) c->devices[g] = g;
 }
