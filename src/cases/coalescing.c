@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../harness/buffers.h"
 #include "../harness/case.h"
 #include "../harness/check.h"
 #include "../harness/rng.h"
@@ -186,15 +187,11 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
     /* Stride 32 reads up to word 32n; shifted doubles up to n + 64; float4s 4n/3. */
     s->in_words = (size_t)(32 * n > n + 2 * COALESCING_MAX_SHIFT ? 32 * n : n + 2 * COALESCING_MAX_SHIFT);
     s->out_words = (size_t)(n + 2 * COALESCING_MAX_SHIFT > 4 * n / 3 ? n + 2 * COALESCING_MAX_SHIFT : 4 * n / 3);
-    if (ladder_try_cuda_malloc((void **)&s->device_in, s->in_words * sizeof(float)) ||
-        ladder_try_cuda_malloc((void **)&s->device_out, s->out_words * sizeof(float)) ||
-        cudaMallocHost((void **)&s->host_out, s->out_words * sizeof(float)) != cudaSuccess) {
-        cudaGetLastError();
-        *status = LADDER_NO_MEMORY;
-        snprintf(err, err_len, "n = %lld needs %.2f GB on the device (stride 32 reads 32n floats) and %.2f GB of "
-                               "pinned host memory; not available", n,
-                 (double)(s->in_words + s->out_words) * sizeof(float) / 1e9,
-                 (double)s->out_words * sizeof(float) / 1e9);
+    ladder_buffers b = {0};
+    ladder_buffers_device(&b, (void **)&s->device_in, s->in_words * sizeof(float));
+    ladder_buffers_device(&b, (void **)&s->device_out, s->out_words * sizeof(float));
+    ladder_buffers_pinned(&b, (void **)&s->host_out, s->out_words * sizeof(float));
+    if (ladder_buffers_missing(&b, size, status, err, err_len)) {
         destroy(s);
         return NULL;
     }

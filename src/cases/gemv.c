@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../harness/buffers.h"
 #include "../harness/check.h"
 #include "../harness/rng.h"
 #include "../harness/validate.h"
@@ -153,20 +154,15 @@ void *gemv_problem_create(const ladder_size *size, int transposed, ladder_status
      * tiled kernel, whose grid covers up to TRANSPOSE_MAX_DIM rows and columns. */
     int columns = !transposed && m <= TRANSPOSE_MAX_DIM && n <= TRANSPOSE_MAX_DIM;
     size_t partial_bytes = transposed ? gemv_t_partials_floats(m, n, GEMV_T_MIN_CHUNK_ROWS) * sizeof(float) : 0;
-    p->host_a = malloc(a_bytes);
-    p->host_x = malloc(x_bytes);
-    p->host_y = malloc(y_bytes);
-    p->ref = malloc((size_t)p->y_count * sizeof(double));
-    p->scale = malloc((size_t)p->y_count * sizeof(double));
-    if (!p->host_a || !p->host_x || !p->host_y || !p->ref || !p->scale ||
-        ladder_try_cuda_malloc((void **)&p->device_a, a_bytes) ||
-        ladder_try_cuda_malloc((void **)&p->device_x, x_bytes) ||
-        ladder_try_cuda_malloc((void **)&p->device_y, y_bytes) ||
-        (columns && ladder_try_cuda_malloc((void **)&p->device_a_columns, a_bytes)) ||
-        (transposed && ladder_try_cuda_malloc((void **)&p->device_partials, partial_bytes))) {
-        *status = LADDER_NO_MEMORY;
-        snprintf(err, err_len, "%lldx%lld needs %.2f GB on the device and %.2f GB on the host; not available", m, n,
-                 (double)(a_bytes * (columns ? 2 : 1) + partial_bytes) / 1e9, (double)a_bytes / 1e9);
+    ladder_buffers b = {0};
+    ladder_buffers_pair(&b, (void **)&p->host_a, (void **)&p->device_a, a_bytes);
+    ladder_buffers_pair(&b, (void **)&p->host_x, (void **)&p->device_x, x_bytes);
+    ladder_buffers_pair(&b, (void **)&p->host_y, (void **)&p->device_y, y_bytes);
+    ladder_buffers_host(&b, (void **)&p->ref, (size_t)p->y_count * sizeof(double));
+    ladder_buffers_host(&b, (void **)&p->scale, (size_t)p->y_count * sizeof(double));
+    if (columns) ladder_buffers_device(&b, (void **)&p->device_a_columns, a_bytes);
+    if (transposed) ladder_buffers_device(&b, (void **)&p->device_partials, partial_bytes);
+    if (ladder_buffers_missing(&b, size, status, err, err_len)) {
         gemv_problem_destroy(p);
         return NULL;
     }

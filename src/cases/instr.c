@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../harness/buffers.h"
 #include "../harness/case.h"
 #include "../harness/check.h"
 #include "../harness/rng.h"
@@ -266,24 +267,15 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
     if (!s) ladder_die("out of host memory");
     s->n = size->dim[0];
     size_t bytes = (size_t)s->n * sizeof(float);
-    int failed = 0;
-    for (int f = 0; f < INSTR_FUNCTION_COUNT; ++f) {
-        s->host_x[f] = malloc(bytes);
-        failed |= !s->host_x[f] || ladder_try_cuda_malloc((void **)&s->device_x[f], bytes);
-    }
-    s->host_y = malloc(bytes);
-    s->host_ints = malloc(bytes);
-    s->host_weights = malloc(INSTR_EVALS_PER_ELEMENT * sizeof(float));
-    s->host_out = malloc(3 * bytes);
-    failed |= !s->host_y || !s->host_ints || !s->host_weights || !s->host_out ||
-              ladder_try_cuda_malloc((void **)&s->device_y, bytes) ||
-              ladder_try_cuda_malloc((void **)&s->device_ints, bytes) ||
-              ladder_try_cuda_malloc((void **)&s->device_weights, INSTR_EVALS_PER_ELEMENT * sizeof(float)) ||
-              ladder_try_cuda_malloc(&s->device_out, 3 * bytes);
-    if (failed) {
-        *status = LADDER_NO_MEMORY;
-        snprintf(err, err_len, "%lld elements need %.2f GB on the host and the device; not available", s->n,
-                 (INSTR_FUNCTION_COUNT + 5) * bytes / 1e9);
+    ladder_buffers b = {0};
+    for (int f = 0; f < INSTR_FUNCTION_COUNT; ++f)
+        ladder_buffers_pair(&b, (void **)&s->host_x[f], (void **)&s->device_x[f], bytes);
+    ladder_buffers_pair(&b, (void **)&s->host_y, (void **)&s->device_y, bytes);
+    ladder_buffers_pair(&b, (void **)&s->host_ints, (void **)&s->device_ints, bytes);
+    ladder_buffers_pair(&b, (void **)&s->host_weights, (void **)&s->device_weights,
+                        INSTR_EVALS_PER_ELEMENT * sizeof(float));
+    ladder_buffers_pair(&b, (void **)&s->host_out, &s->device_out, 3 * bytes);
+    if (ladder_buffers_missing(&b, size, status, err, err_len)) {
         destroy(s);
         return NULL;
     }

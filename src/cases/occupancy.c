@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../harness/buffers.h"
 #include "../harness/case.h"
 #include "../harness/check.h"
 #include "../harness/occupancy_calc.h"
@@ -138,13 +139,10 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
     occupancy_copy_attributes(&s->copy_regs, &s->copy_static_smem);
     occupancy_copy_allow_smem(s->limits.smem_per_block - s->copy_static_smem);
     size_t bytes = (size_t)s->n * sizeof(float);
-    s->host_in = malloc(bytes);
-    s->host_out = malloc(bytes);
-    if (!s->host_in || !s->host_out || ladder_try_cuda_malloc((void **)&s->device_in, bytes) ||
-        ladder_try_cuda_malloc((void **)&s->device_out, bytes)) {
-        *status = LADDER_NO_MEMORY;
-        snprintf(err, err_len, "%lld floats need 2 x %.2f GB on the host and the device; not available", s->n,
-                 bytes / 1e9);
+    ladder_buffers b = {0};
+    ladder_buffers_pair(&b, (void **)&s->host_in, (void **)&s->device_in, bytes);
+    ladder_buffers_pair(&b, (void **)&s->host_out, (void **)&s->device_out, bytes);
+    if (ladder_buffers_missing(&b, size, status, err, err_len)) {
         destroy(s);
         return NULL;
     }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../harness/buffers.h"
 #include "../harness/case.h"
 #include "../harness/check.h"
 #include "../harness/rng.h"
@@ -111,13 +112,12 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
     size_t bytes = (size_t)s->n * sizeof(float);
     reduce_workspace *w = &s->workspace;
     w->partials_capacity = reduce_partials_capacity(s->n);
-    if (ladder_try_cuda_malloc((void **)&s->device_in, bytes) ||
-        ladder_try_cuda_malloc((void **)&s->device_out, sizeof(float)) ||
-        ladder_try_cuda_malloc((void **)&w->partials, w->partials_capacity * sizeof(float)) ||
-        ladder_try_cuda_malloc((void **)&w->blocks_done, sizeof(unsigned)) ||
-        !(s->host_in = malloc(bytes))) {
-        *status = LADDER_NO_MEMORY;
-        snprintf(err, err_len, "%lld floats need %.2f GB on the host and the device; not available", s->n, bytes / 1e9);
+    ladder_buffers b = {0};
+    ladder_buffers_pair(&b, (void **)&s->host_in, (void **)&s->device_in, bytes);
+    ladder_buffers_device(&b, (void **)&s->device_out, sizeof(float));
+    ladder_buffers_device(&b, (void **)&w->partials, w->partials_capacity * sizeof(float));
+    ladder_buffers_device(&b, (void **)&w->blocks_done, sizeof(unsigned));
+    if (ladder_buffers_missing(&b, size, status, err, err_len)) {
         destroy(s);
         return NULL;
     }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../harness/buffers.h"
 #include "../harness/case.h"
 #include "../harness/check.h"
 #include "../harness/rng.h"
@@ -84,13 +85,10 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
     if (!s) ladder_die("out of host memory");
     s->n = size->dim[0];
     size_t bytes = (size_t)s->n * sizeof(float);
-    s->host_in = malloc(bytes);
-    s->host_out = malloc(bytes);
-    if (!s->host_in || !s->host_out || ladder_try_cuda_malloc((void **)&s->device_in, bytes) ||
-        ladder_try_cuda_malloc((void **)&s->device_out, bytes)) {
-        *status = LADDER_NO_MEMORY;
-        snprintf(err, err_len, "n = %lld needs 2 x %.2f GB on the host and the device; not available", s->n,
-                 bytes / 1e9);
+    ladder_buffers b = {0};
+    ladder_buffers_pair(&b, (void **)&s->host_in, (void **)&s->device_in, bytes);
+    ladder_buffers_pair(&b, (void **)&s->host_out, (void **)&s->device_out, bytes);
+    if (ladder_buffers_missing(&b, size, status, err, err_len)) {
         destroy(s);
         return NULL;
     }

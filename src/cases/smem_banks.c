@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../harness/buffers.h"
 #include "../harness/case.h"
 #include "../harness/check.h"
 #include "../harness/rng.h"
@@ -154,12 +155,10 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
     s->blocks = (int)size->dim[0];
     s->repeats = (int)size->dim[1];
     s->threads = (size_t)s->blocks * SMEM_BANKS_THREADS;
-    s->host_sums = ladder_host_alloc(s->threads * sizeof(uint32_t));
-    if (ladder_try_cuda_malloc((void **)&s->device_table, sizeof s->host_table) ||
-        ladder_try_cuda_malloc((void **)&s->device_sums, s->threads * sizeof(uint32_t))) {
-        *status = LADDER_NO_MEMORY;
-        snprintf(err, err_len, "%d blocks need %.2f MB of device memory; not available", s->blocks,
-                 s->threads * sizeof(uint32_t) / 1e6);
+    ladder_buffers b = {0};
+    ladder_buffers_pair(&b, (void **)&s->host_sums, (void **)&s->device_sums, s->threads * sizeof(uint32_t));
+    ladder_buffers_device(&b, (void **)&s->device_table, sizeof s->host_table);
+    if (ladder_buffers_missing(&b, size, status, err, err_len)) {
         destroy(s);
         return NULL;
     }

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../harness/buffers.h"
 #include "../harness/case.h"
 #include "../harness/check.h"
 #include "../harness/rng.h"
@@ -414,14 +415,12 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
     s->inputs.count = rows * cols;
     size_t in_bytes = ((size_t)s->inputs.count + TEXTURE_MAX_SHIFT) * sizeof(float);
     size_t out_bytes = (size_t)s->inputs.count * sizeof(float);
-    if (ladder_try_cuda_malloc((void **)&s->device_in, in_bytes) ||
-        ladder_try_cuda_malloc((void **)&s->device_out, out_bytes) ||
-        cudaMallocHost((void **)&s->host_in, in_bytes) != cudaSuccess ||
-        cudaMallocHost((void **)&s->host_out, out_bytes) != cudaSuccess) {
-        cudaGetLastError();
-        *status = LADDER_NO_MEMORY;
-        snprintf(err, err_len, "%lldx%lld needs 2 x %.2f GB of device and pinned host memory; not available", rows,
-                 cols, out_bytes / 1e9);
+    ladder_buffers b = {0};
+    ladder_buffers_device(&b, (void **)&s->device_in, in_bytes);
+    ladder_buffers_device(&b, (void **)&s->device_out, out_bytes);
+    ladder_buffers_pinned(&b, (void **)&s->host_in, in_bytes);
+    ladder_buffers_pinned(&b, (void **)&s->host_out, out_bytes);
+    if (ladder_buffers_missing(&b, size, status, err, err_len)) {
         destroy(s);
         return NULL;
     }

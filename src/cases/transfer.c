@@ -40,8 +40,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "../harness/buffers.h"
 #include "../harness/case.h"
 #include "../harness/check.h"
 #include "../harness/rng.h"
@@ -247,17 +247,6 @@ ladder_check transfer_check_fma_chain(const float *in, const float *out, size_t 
 
 /* ---- the case hooks ---- */
 
-static int try_pinned_alloc(unsigned char **ptr, size_t bytes)
-{
-    cudaError_t err = cudaMallocHost((void **)ptr, bytes);
-    if (err == cudaErrorMemoryAllocation) {
-        (void)cudaGetLastError();
-        *ptr = NULL;
-        return -1;
-    }
-    if (err != cudaSuccess) ladder_cuda_fail(err, "cudaMallocHost", __FILE__, __LINE__);
-    return 0;
-}
 
 static void destroy(void *opaque)
 {
@@ -298,22 +287,15 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
     s->padded_bytes = (s->bytes + sizeof(float) - 1) / sizeof(float) * sizeof(float);
     s->floats = (long long)(s->bytes / sizeof(float));
 
-    /* Four host buffers of this size: refuse before malloc's overcommit lets
-     * the first touch run the machine out of memory. */
-    double host_bytes = 4.0 * (double)s->padded_bytes;
-    double physical = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
-    int fits = host_bytes < 0.8 * physical;
-    if (fits) {
-        s->pageable_src = malloc(s->padded_bytes);
-        s->pageable_dst = malloc(s->padded_bytes);
-    }
-    if (!fits || !s->pageable_src || !s->pageable_dst || try_pinned_alloc(&s->pinned_src, s->padded_bytes) ||
-        try_pinned_alloc(&s->pinned_dst, s->padded_bytes) ||
-        ladder_try_cuda_malloc((void **)&s->device_src, s->padded_bytes) ||
-        ladder_try_cuda_malloc((void **)&s->device_dst, s->padded_bytes)) {
-        *status = LADDER_NO_MEMORY;
-        snprintf(err, err_len, "%zu bytes need 4 x %.2f GB of host memory (2 pinned) and 2 x %.2f GB on the device; "
-                 "not available", s->bytes, s->padded_bytes / 1e9, s->padded_bytes / 1e9);
+    /* Pageable and pinned copies of each end, on the host, and both on the device. */
+    ladder_buffers b = {0};
+    ladder_buffers_host(&b, (void **)&s->pageable_src, s->padded_bytes);
+    ladder_buffers_host(&b, (void **)&s->pageable_dst, s->padded_bytes);
+    ladder_buffers_pinned(&b, (void **)&s->pinned_src, s->padded_bytes);
+    ladder_buffers_pinned(&b, (void **)&s->pinned_dst, s->padded_bytes);
+    ladder_buffers_device(&b, (void **)&s->device_src, s->padded_bytes);
+    ladder_buffers_device(&b, (void **)&s->device_dst, s->padded_bytes);
+    if (ladder_buffers_missing(&b, size, status, err, err_len)) {
         destroy(s);
         return NULL;
     }

@@ -103,8 +103,9 @@ typedef struct ladder_case {
      * no GPU, so every size is checked before the device is opened. */
     int (*size_error)(const ladder_size *size, char *err, size_t err_len);
 
-    /* Allocate host and device buffers for `size` (size_error has passed).
-     * On failure return NULL and set *status and a one-line message in err. */
+    /* Allocate host and device buffers for `size` (size_error has passed),
+     * through buffers.h, which makes the out-of-memory message. On failure
+     * return NULL and set *status and a one-line message in err. */
     void *(*create)(const ladder_size *size, ladder_status *status, char *err, size_t err_len);
     void (*destroy)(void *state);
 
