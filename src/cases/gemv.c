@@ -153,7 +153,7 @@ void *gemv_problem_create(const ladder_size *size, int transposed, ladder_status
     /* The column-major rung reads a transpose made by the transpose case's
      * tiled kernel, whose grid covers up to TRANSPOSE_MAX_DIM rows and columns. */
     int columns = !transposed && m <= TRANSPOSE_MAX_DIM && n <= TRANSPOSE_MAX_DIM;
-    size_t partial_bytes = transposed ? gemv_t_partials_floats(m, n, GEMV_T_MIN_CHUNK_ROWS) * sizeof(float) : 0;
+    size_t partial_bytes = transposed ? gemv_t_workspace_bytes(m, n) : 0;
     ladder_buffers b = {0};
     ladder_buffers_pair(&b, (void **)&p->host_a, (void **)&p->device_a, a_bytes);
     ladder_buffers_pair(&b, (void **)&p->host_x, (void **)&p->device_x, x_bytes);
@@ -166,6 +166,7 @@ void *gemv_problem_create(const ladder_size *size, int transposed, ladder_status
         gemv_problem_destroy(p);
         return NULL;
     }
+    if (transposed) CUDA_CHECK(cudaMemset(p->device_partials, 0, partial_bytes)); /* the tile counters */
     CUBLAS_CHECK(cublasCreate(&p->cublas));
     CUBLAS_CHECK(cublasSetMathMode(p->cublas, CUBLAS_DEFAULT_MATH));
     return p;

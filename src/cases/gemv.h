@@ -37,13 +37,29 @@ typedef void gemv_t_launcher(const float *a, const float *x, float *y, float *pa
 gemv_t_launcher gemv_t_thread_per_column;
 gemv_t_launcher gemv_t_split_rows_two_pass;
 gemv_t_launcher gemv_t_float4_tile_two_pass;
+gemv_t_launcher gemv_t_one_pass;
 
-/* The smallest chunk any two-pass rung uses, which sizes the partials. */
+/* The smallest chunk any chunked rung uses, which sizes the partials. */
 #define GEMV_T_MIN_CHUNK_ROWS 64
+/* gemv_t_one_pass's column tiles: a warp's float4 loads span 128 columns. */
+#define GEMV_T_TILE_COLUMNS 128
 
 static inline size_t gemv_t_partials_floats(long long m, long long n, int chunk_rows)
 {
     return (size_t)((m + chunk_rows - 1) / chunk_rows) * (size_t)n;
+}
+
+/* The gemv_t workspace: the partials of the smallest chunks, then one
+ * counter per 128-column tile (gemv_t_one_pass), zeroed when allocated. */
+static inline size_t gemv_t_workspace_bytes(long long m, long long n)
+{
+    return gemv_t_partials_floats(m, n, GEMV_T_MIN_CHUNK_ROWS) * sizeof(float) +
+           (size_t)((n + GEMV_T_TILE_COLUMNS - 1) / GEMV_T_TILE_COLUMNS) * sizeof(unsigned);
+}
+
+static inline unsigned *gemv_t_tile_counters(float *workspace, long long m, long long n)
+{
+    return (unsigned *)(workspace + gemv_t_partials_floats(m, n, GEMV_T_MIN_CHUNK_ROWS));
 }
 
 #ifndef __CUDACC__
@@ -72,7 +88,7 @@ typedef struct gemv_problem {
     double *ref, *scale;
     float *device_a, *device_x, *device_y;
     float *device_a_columns; /* gemv: A column-major, or NULL where the transpose cannot make it */
-    float *device_partials;  /* gemv_t: gemv_t_partials_floats(m, n, GEMV_T_MIN_CHUNK_ROWS) floats */
+    float *device_partials;  /* gemv_t: its workspace, gemv_t_workspace_bytes(m, n) */
     struct cublasContext *cublas;
 } gemv_problem;
 

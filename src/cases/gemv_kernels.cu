@@ -18,6 +18,8 @@ enum {
     TILE_COLUMNS = WARP * GEMV_VECTOR_WIDTH,   /* gemv_t: a warp's float4 loads span 128 columns */
 };
 
+static_assert(TILE_COLUMNS == GEMV_T_TILE_COLUMNS, "gemv.h sizes the tile counters by this tile");
+
 static unsigned blocks_for(long long items, long long per_block)
 {
     long long blocks = (items + per_block - 1) / per_block;
@@ -371,21 +373,21 @@ __device__ __forceinline__ float4 load_columns(const float *p, long long remaini
     return make_float4(p[0], remaining > 1 ? p[1] : 0.0f, remaining > 2 ? p[2] : 0.0f, remaining > 3 ? p[3] : 0.0f);
 }
 
-template <bool ALIGNED>
-__global__ void __launch_bounds__(THREADS) float4_tile_kernel(const float *__restrict__ a,
-                                                              const float *__restrict__ x,
-                                                              float *__restrict__ partials, int m, int n,
-                                                              int chunk_rows, int column_tiles)
+/* The block's 128 column sums over its chunk of rows: each lane's float4 of
+ * columns, the 8 warps on interleaved rows, UNROLL_ROWS rows in flight, met
+ * in shared memory. Returned to threads 0..127 (column tile*128 + threadIdx.x);
+ * the others get 0. */
+template <bool ALIGNED, int UNROLL_ROWS>
+__device__ __forceinline__ float column_tile_sum(const float *__restrict__ a, const float *__restrict__ x, int m,
+                                                 int n, int chunk_rows, int tile, long long chunk)
 {
     __shared__ float4 warp_partials[WARPS_PER_BLOCK][WARP];
-    int tile = blockIdx.x % column_tiles;
-    long long chunk = blockIdx.x / column_tiles;
     int lane = threadIdx.x % WARP, warp = threadIdx.x / WARP;
     long long j0 = (long long)tile * TILE_COLUMNS + GEMV_VECTOR_WIDTH * lane;
     long long first = chunk * chunk_rows, last = min(first + chunk_rows, (long long)m);
     float4 sum = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     if (j0 < n) {
-#pragma unroll 4
+#pragma unroll UNROLL_ROWS
         for (long long i = first + warp; i < last; i += WARPS_PER_BLOCK) {
             const float *p = a + i * n + j0;
             float4 v = ALIGNED ? load4(p) : load_columns(p, n - j0, (i * n) % GEMV_VECTOR_WIDTH == 0);
@@ -398,13 +400,25 @@ __global__ void __launch_bounds__(THREADS) float4_tile_kernel(const float *__res
     }
     warp_partials[warp][lane] = sum;
     __syncthreads();
+    float total = 0.0f;
     if (threadIdx.x < TILE_COLUMNS) {
-        long long j = (long long)tile * TILE_COLUMNS + threadIdx.x;
-        float total = 0.0f;
 #pragma unroll
         for (int w = 0; w < WARPS_PER_BLOCK; ++w) total += reinterpret_cast<const float *>(warp_partials[w])[threadIdx.x];
-        if (j < n) partials[chunk * n + j] = total;
     }
+    return total;
+}
+
+template <bool ALIGNED>
+__global__ void __launch_bounds__(THREADS) float4_tile_kernel(const float *__restrict__ a,
+                                                              const float *__restrict__ x,
+                                                              float *__restrict__ partials, int m, int n,
+                                                              int chunk_rows, int column_tiles)
+{
+    int tile = blockIdx.x % column_tiles;
+    long long chunk = blockIdx.x / column_tiles;
+    float total = column_tile_sum<ALIGNED, 4>(a, x, m, n, chunk_rows, tile, chunk);
+    long long j = (long long)tile * TILE_COLUMNS + threadIdx.x;
+    if (threadIdx.x < TILE_COLUMNS && j < n) partials[chunk * n + j] = total;
 }
 
 extern "C" void gemv_t_float4_tile_two_pass(const float *a, const float *x, float *y, float *partials, int m, int n,
@@ -420,5 +434,71 @@ extern "C" void gemv_t_float4_tile_two_pass(const float *a, const float *x, floa
         float4_tile_kernel<false><<<blocks, THREADS, 0, stream>>>(a, x, partials, m, n, chunk_rows, column_tiles);
     CUDA_CHECK_LAUNCH();
     sum_chunks_kernel<<<blocks_for(n, THREADS), THREADS, 0, stream>>>(partials, y, n, chunks);
+    CUDA_CHECK_LAUNCH();
+}
+
+/* ---- gemv_t rung 4: one pass, one wave ---------------------------------------
+ * Over rung 3: the chunks are sized so that the grid is one wave of resident
+ * blocks (no tail of a second, half-empty wave), each block keeps 8 rows in
+ * flight instead of 4, and the second launch is gone: each block writes its
+ * partials, counts itself done on its column tile, and the tile's last block
+ * adds the tile's partials in chunk order, so y is the same whichever block
+ * finishes last. The tile counters live after the partials and are reset
+ * by that last block for the next launch. */
+template <bool ALIGNED>
+__global__ void __launch_bounds__(THREADS) one_pass_kernel(const float *__restrict__ a, const float *__restrict__ x,
+                                                           float *__restrict__ y, float *partials,
+                                                           unsigned *tile_done, int m, int n, int chunk_rows,
+                                                           int column_tiles, int chunks)
+{
+    __shared__ bool last_block;
+    int tile = blockIdx.x % column_tiles;
+    long long chunk = blockIdx.x / column_tiles;
+    float total = column_tile_sum<ALIGNED, 8>(a, x, m, n, chunk_rows, tile, chunk);
+    long long j = (long long)tile * TILE_COLUMNS + threadIdx.x;
+    bool mine = threadIdx.x < TILE_COLUMNS && j < n;
+    if (mine) partials[chunk * n + j] = total;
+    /* The partials are visible device-wide before the count says so. */
+    __threadfence();
+    __syncthreads();
+    if (threadIdx.x == 0) last_block = atomicAdd(&tile_done[tile], 1u) == (unsigned)chunks - 1;
+    __syncthreads();
+    if (!last_block) return;
+    if (mine) {
+        float sum = 0.0f;
+        for (int c = 0; c < chunks; ++c) sum += __ldcg(&partials[(long long)c * n + j]);
+        y[j] = sum;
+    }
+    if (threadIdx.x == 0) tile_done[tile] = 0;
+}
+
+extern "C" void gemv_t_one_pass(const float *a, const float *x, float *y, float *workspace, int m, int n, int param,
+                                cudaStream_t stream)
+{
+    (void)param;
+    require_16_byte_alignment(a, x);
+    static int resident_blocks, resident_on = -1; /* of the GPU asked last */
+    int device;
+    CUDA_CHECK(cudaGetDevice(&device));
+    if (device != resident_on) {
+        int sms, per_sm;
+        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, one_pass_kernel<true>, THREADS, 0));
+        resident_blocks = sms * per_sm;
+        resident_on = device;
+    }
+    int column_tiles = (int)blocks_for(n, TILE_COLUMNS);
+    int wanted_chunks = resident_blocks / column_tiles > 1 ? resident_blocks / column_tiles : 1;
+    int chunk_rows = (m + wanted_chunks - 1) / wanted_chunks;
+    if (chunk_rows < GEMV_T_MIN_CHUNK_ROWS) chunk_rows = GEMV_T_MIN_CHUNK_ROWS;
+    int chunks = chunk_count(m, chunk_rows);
+    unsigned *tile_done = gemv_t_tile_counters(workspace, m, n);
+    unsigned blocks = blocks_for((long long)column_tiles * chunks, 1);
+    if (n % GEMV_VECTOR_WIDTH == 0)
+        one_pass_kernel<true><<<blocks, THREADS, 0, stream>>>(a, x, y, workspace, tile_done, m, n, chunk_rows,
+                                                             column_tiles, chunks);
+    else
+        one_pass_kernel<false><<<blocks, THREADS, 0, stream>>>(a, x, y, workspace, tile_done, m, n, chunk_rows,
+                                                              column_tiles, chunks);
     CUDA_CHECK_LAUNCH();
 }

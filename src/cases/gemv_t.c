@@ -35,6 +35,10 @@ static const ladder_variant gemv_t_variants[] = {
                 "a lane owns 4 columns (one 16-byte load), 8 warps over a 128-row chunk meet in shared memory: "
                 "a quarter of the loads, half the partials",
                 gemv_t_float4_tile_two_pass, 128),
+    LADDER_RUNG("one_pass",
+                "chunks sized so the grid is one wave of resident blocks, 8 rows in flight, and each column "
+                "tile's last block adds its partials: no second launch, no tail wave",
+                gemv_t_one_pass, 0),
     LADDER_VARIANT("cublas", "cublasSgemv, FP32 (CUBLAS_DEFAULT_MATH): CUBLAS_OP_N on row-major A seen as "
                              "column-major N x M",
                    cublas_gemv_t, 0, LADDER_BASELINE),
