@@ -296,6 +296,111 @@ __global__ void __launch_bounds__(mma_block::THREADS)
     mma_block_store(c, m, n, block_row + warp_row, block_col + warp_col, acc, lane);
 }
 
+/* ---- Decode shapes: a matrix-vector product on mma.sync ---------------------- */
+
+/* Where one side of C is at most 16 long (decoding: a few rows of
+ * activations against a weight matrix), C's tile grid leaves most SMs idle
+ * and the product is bound by reading the large operand once: 32 MB at
+ * 1 x 4096 x 4096, against 0.5 GFLOP. This rung streams it. The small
+ * operand S (at most 16 rows) is the m16 side of mma.sync m16n8k16, the
+ * large one L supplies the n8 tiles; a block owns GEMV_ROWS rows of L and
+ * its GEMV_WARPS warps split K, chunk by chunk of 32, so that a block reads
+ * its rows whole with every warp busy; the warps' sums meet in shared
+ * memory and are added in warp order (deterministic).
+ * Each lane loads 16 contiguous bytes of a row of L (8 BF16: one wide,
+ * streaming load; 4 lanes cover a row's 64-byte chunk) and the matching 16
+ * bytes of rows g and g + 8 of S. mma.sync wants lane (g, t) to hold
+ * k = 2t, 2t + 1 and 2t + 8, 2t + 9 of a 16-deep step; the sum over k does
+ * not care which physical k a logical k is, as long as both operands agree,
+ * so the two steps of a chunk take lane t's elements 8t..8t + 3 and
+ * 8t + 4..8t + 7: no shuffles, no shared-memory staging of L. */
+constexpr int GEMV_WARPS = 16, GEMV_TILES = 4, GEMV_ROWS = 8 * GEMV_TILES, GEMV_CHUNK = 32, GEMV_UNROLL = 2;
+
+/* The 8 BF16 at k0.. of a row, zero from k on (the last chunk of a row;
+ * rows are ld >= k long and k0 is a multiple of 8, so the 16 bytes are
+ * inside the row). */
+__device__ __forceinline__ uint4 masked_tail(uint4 v, int k0, int k)
+{
+    int valid = k - k0;
+    if (valid >= 8) return v;
+    uint32_t *w = reinterpret_cast<uint32_t *>(&v);
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+        uint32_t keep = (2 * i + 1 < valid ? 0xFFFF0000u : 0u) | (2 * i < valid ? 0xFFFFu : 0u);
+        w[i] &= keep;
+    }
+    return v;
+}
+
+__global__ void __launch_bounds__(GEMV_WARPS * 32, 1)
+    gemv_mma_kernel(const bf16 *__restrict__ small, const bf16 *__restrict__ large, float *__restrict__ c,
+                    int small_rows, int large_rows, int k, int ld, size_t small_stride, size_t large_stride)
+{
+    __shared__ float sums[GEMV_WARPS][GEMV_TILES * 4][32];
+    int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+    int row0 = blockIdx.x * GEMV_ROWS;
+    const bf16 *s_lo = small + (size_t)g * ld, *s_hi = small + (size_t)(g + 8) * ld;
+    bool has_lo = g < small_rows, has_hi = g + 8 < small_rows;
+    const bf16 *l_rows[GEMV_TILES];
+    bool has_row[GEMV_TILES];
+#pragma unroll
+    for (int j = 0; j < GEMV_TILES; ++j) {
+        int row = row0 + 8 * j + g;
+        has_row[j] = row < large_rows;
+        l_rows[j] = large + (size_t)(has_row[j] ? row : 0) * ld;
+    }
+    float acc[GEMV_TILES][4] = {};
+    int chunks = (k + GEMV_CHUNK - 1) / GEMV_CHUNK;
+    const uint4 zero = make_uint4(0, 0, 0, 0);
+    for (int first = warp; first < chunks; first += GEMV_WARPS * GEMV_UNROLL) {
+        uint4 l[GEMV_UNROLL][GEMV_TILES], lo[GEMV_UNROLL], hi[GEMV_UNROLL];
+        /* Every load of the batch is issued before the first multiply. */
+#pragma unroll
+        for (int u = 0; u < GEMV_UNROLL; ++u) {
+            int k0 = (first + u * GEMV_WARPS) * GEMV_CHUNK + 8 * t;
+            bool inside = k0 < k;
+#pragma unroll
+            for (int j = 0; j < GEMV_TILES; ++j)
+                l[u][j] = inside && has_row[j] ? load_global_streaming_16(l_rows[j] + k0) : zero;
+            lo[u] = inside && has_lo ? __ldg(reinterpret_cast<const uint4 *>(s_lo + k0)) : zero;
+            hi[u] = inside && has_hi ? __ldg(reinterpret_cast<const uint4 *>(s_hi + k0)) : zero;
+        }
+#pragma unroll
+        for (int u = 0; u < GEMV_UNROLL; ++u) {
+            int k0 = (first + u * GEMV_WARPS) * GEMV_CHUNK + 8 * t;
+            if (k0 + 8 > k && k0 < k) {
+                lo[u] = masked_tail(lo[u], k0, k);
+                hi[u] = masked_tail(hi[u], k0, k);
+#pragma unroll
+                for (int j = 0; j < GEMV_TILES; ++j) l[u][j] = masked_tail(l[u][j], k0, k);
+            }
+            const uint32_t a0[4] = {lo[u].x, hi[u].x, lo[u].y, hi[u].y};
+            const uint32_t a1[4] = {lo[u].z, hi[u].z, lo[u].w, hi[u].w};
+#pragma unroll
+            for (int j = 0; j < GEMV_TILES; ++j) {
+                mma_bf16_m16n8k16(acc[j], a0, l[u][j].x, l[u][j].y);
+                mma_bf16_m16n8k16(acc[j], a1, l[u][j].z, l[u][j].w);
+            }
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < GEMV_TILES; ++j)
+#pragma unroll
+        for (int r = 0; r < 4; ++r) sums[warp][4 * j + r][lane] = acc[j][r];
+    __syncthreads();
+    /* Thread (fragment register e, lane) of the block adds one output over
+     * the warps: e = 4 j + r is n8 tile j, register r, whose element is S
+     * row g (+ 8 for r >= 2), L row 8 j + 2 t (+ 1 for odd r). */
+    int e = threadIdx.x / 32;
+    if (e < GEMV_TILES * 4) {
+        float sum = 0.0f;
+        for (int w = 0; w < GEMV_WARPS; ++w) sum += sums[w][e][lane];
+        int j = e / 4, r = e % 4;
+        int s_row = g + 8 * (r / 2), l_row = row0 + 8 * j + 2 * t + r % 2;
+        if (s_row < small_rows && l_row < large_rows) c[s_row * small_stride + l_row * large_stride] = sum;
+    }
+}
+
 /* ---- Launchers ---------------------------------------------------------------- */
 
 static const bf16 *bf16_of(const uint16_t *p)
@@ -347,6 +452,19 @@ extern "C" void hgemm_mma_async_pipeline(const hgemm_problem *p, cudaStream_t st
     dim3 grid(hgemm_ceil_div(p->n, mma_block::BN), hgemm_ceil_div(p->m, mma_block::BM));
     mma_async_pipeline_kernel<<<grid, mma_block::THREADS, MMA_ASYNC_SHARED, stream>>>(
         bf16_of(p->a), bf16_of(p->b), p->c, p->m, p->n, p->k, p->ld);
+    CUDA_CHECK_LAUNCH();
+}
+
+/* The small side is A (m <= 16: C[i][j] at i n + j) or, when only n is
+ * small, B (C[j][i] at i + j n: the same product, transposed). */
+extern "C" void hgemm_gemv_mma(const hgemm_problem *p, cudaStream_t stream)
+{
+    bool a_small = p->m <= HGEMM_GEMV_MAX_ROWS;
+    const bf16 *small = bf16_of(a_small ? p->a : p->b), *large = bf16_of(a_small ? p->b : p->a);
+    int small_rows = a_small ? p->m : p->n, large_rows = a_small ? p->n : p->m;
+    size_t small_stride = a_small ? (size_t)p->n : 1, large_stride = a_small ? 1 : (size_t)p->n;
+    gemv_mma_kernel<<<hgemm_ceil_div(large_rows, GEMV_ROWS), GEMV_WARPS * 32, 0, stream>>>(
+        small, large, p->c, small_rows, large_rows, p->k, p->ld, small_stride, large_stride);
     CUDA_CHECK_LAUNCH();
 }
 
