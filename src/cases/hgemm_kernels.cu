@@ -307,86 +307,81 @@ __global__ void __launch_bounds__(mma_block::THREADS)
  * its GEMV_WARPS warps split K, chunk by chunk of 32, so that a block reads
  * its rows whole with every warp busy; the warps' sums meet in shared
  * memory and are added in warp order (deterministic).
- * Each lane loads 16 contiguous bytes of a row of L (8 BF16: one wide,
- * streaming load; 4 lanes cover a row's 64-byte chunk) and the matching 16
- * bytes of rows g and g + 8 of S. mma.sync wants lane (g, t) to hold
- * k = 2t, 2t + 1 and 2t + 8, 2t + 9 of a 16-deep step; the sum over k does
- * not care which physical k a logical k is, as long as both operands agree,
- * so the two steps of a chunk take lane t's elements 8t..8t + 3 and
- * 8t + 4..8t + 7: no shuffles, no shared-memory staging of L. */
-constexpr int GEMV_WARPS = 16, GEMV_TILES = 4, GEMV_ROWS = 8 * GEMV_TILES, GEMV_CHUNK = 32, GEMV_UNROLL = 2;
+ * Each lane copies 16 contiguous bytes of each of its rows of L (8 BF16; 4
+ * lanes cover a row's 64-byte chunk) and the matching 16 bytes of rows g
+ * and g + 8 of S. mma.sync wants lane (g, t) to hold k = 2t, 2t + 1 and
+ * 2t + 8, 2t + 9 of a 16-deep step; the sum over k does not care which
+ * physical k a logical k is, as long as both operands agree, so the two
+ * steps of a chunk take lane t's elements 8t..8t + 3 and 8t + 4..8t + 7:
+ * no shuffles, and each lane reads back only what it copied itself.
+ * The copies go through a GEMV_STAGES-deep cp.async ring in shared memory,
+ * each lane's own slots: the bytes in flight are not bounded by registers.
+ * Measured (H100, ratio to cuBLAS at 1 / 16 x 4096 x 4096 and 4096 x 1 x
+ * 4096): with the chunks loaded into registers, two batches a warp in
+ * flight, 1.004 / 0.946 / 1.002 (1.9 TB/s, 63% of the copy rate: K = 4096
+ * is 8 chunks a warp, and each batch waited a whole DRAM round trip);
+ * with the ring: see docs/cases/hgemm.md. */
+constexpr int GEMV_WARPS = 16, GEMV_THREADS = GEMV_WARPS * 32, GEMV_TILES = 4, GEMV_ROWS = 8 * GEMV_TILES;
+constexpr int GEMV_CHUNK = 32, GEMV_STAGES = 4, GEMV_SLOTS = GEMV_TILES + 2; /* L's rows, then S's two */
+constexpr size_t GEMV_SHARED = (size_t)GEMV_STAGES * GEMV_SLOTS * GEMV_THREADS * sizeof(uint4);
+static_assert(GEMV_SHARED >= (size_t)GEMV_WARPS * GEMV_TILES * 4 * 32 * sizeof(float), "the sums reuse the ring");
 
-/* The 8 BF16 at k0.. of a row, zero from k on (the last chunk of a row;
- * rows are ld >= k long and k0 is a multiple of 8, so the 16 bytes are
- * inside the row). */
-__device__ __forceinline__ uint4 masked_tail(uint4 v, int k0, int k)
-{
-    int valid = k - k0;
-    if (valid >= 8) return v;
-    uint32_t *w = reinterpret_cast<uint32_t *>(&v);
-#pragma unroll
-    for (int i = 0; i < 4; ++i) {
-        uint32_t keep = (2 * i + 1 < valid ? 0xFFFF0000u : 0u) | (2 * i < valid ? 0xFFFFu : 0u);
-        w[i] &= keep;
-    }
-    return v;
-}
-
-__global__ void __launch_bounds__(GEMV_WARPS * 32, 1)
+__global__ void __launch_bounds__(GEMV_THREADS, 1)
     gemv_mma_kernel(const bf16 *__restrict__ small, const bf16 *__restrict__ large, float *__restrict__ c,
                     int small_rows, int large_rows, int k, int ld, size_t small_stride, size_t large_stride)
 {
-    __shared__ float sums[GEMV_WARPS][GEMV_TILES * 4][32];
+    extern __shared__ uint4 ring[]; /* [stage][slot][thread] */
     int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
     int row0 = blockIdx.x * GEMV_ROWS;
-    const bf16 *s_lo = small + (size_t)g * ld, *s_hi = small + (size_t)(g + 8) * ld;
-    bool has_lo = g < small_rows, has_hi = g + 8 < small_rows;
-    const bf16 *l_rows[GEMV_TILES];
-    bool has_row[GEMV_TILES];
+    /* The rows this lane copies: L's row 8 j + g of the block, S's rows g
+     * and g + 8; NULL where outside the matrix (zeros are copied). */
+    const bf16 *rows[GEMV_SLOTS];
 #pragma unroll
-    for (int j = 0; j < GEMV_TILES; ++j) {
-        int row = row0 + 8 * j + g;
-        has_row[j] = row < large_rows;
-        l_rows[j] = large + (size_t)(has_row[j] ? row : 0) * ld;
+    for (int j = 0; j < GEMV_TILES; ++j)
+        rows[j] = row0 + 8 * j + g < large_rows ? large + (size_t)(row0 + 8 * j + g) * ld : nullptr;
+    rows[GEMV_TILES] = g < small_rows ? small + (size_t)g * ld : nullptr;
+    rows[GEMV_TILES + 1] = g + 8 < small_rows ? small + (size_t)(g + 8) * ld : nullptr;
+    auto slot = [&](int stage, int s) { return smem_address(&ring[(stage * GEMV_SLOTS + s) * GEMV_THREADS + threadIdx.x]); };
+    /* This warp's chunks are warp, warp + GEMV_WARPS, ...; the i-th lands in
+     * stage i % GEMV_STAGES. Bytes past k (the last chunk, or rows ld > k
+     * long) are zero-filled by the copy's source size. */
+    int chunks = (k + GEMV_CHUNK - 1) / GEMV_CHUNK;
+    int mine = warp < chunks ? (chunks - warp + GEMV_WARPS - 1) / GEMV_WARPS : 0;
+    auto copy = [&](int i) {
+        int k0 = (warp + i * GEMV_WARPS) * GEMV_CHUNK + 8 * t;
+        int bytes = k0 < k ? 2 * min(8, k - k0) : 0;
+#pragma unroll
+        for (int s = 0; s < GEMV_SLOTS; ++s)
+            cp_async_16(slot(i % GEMV_STAGES, s), rows[s] && bytes ? rows[s] + k0 : large, rows[s] ? bytes : 0);
+    };
+    for (int i = 0; i < GEMV_STAGES - 1; ++i) {
+        if (i < mine) copy(i);
+        cp_async_commit();
     }
     float acc[GEMV_TILES][4] = {};
-    int chunks = (k + GEMV_CHUNK - 1) / GEMV_CHUNK;
-    const uint4 zero = make_uint4(0, 0, 0, 0);
-    for (int first = warp; first < chunks; first += GEMV_WARPS * GEMV_UNROLL) {
-        uint4 l[GEMV_UNROLL][GEMV_TILES], lo[GEMV_UNROLL], hi[GEMV_UNROLL];
-        /* Every load of the batch is issued before the first multiply. */
+    for (int i = 0; i < mine; ++i) {
+        cp_async_wait<GEMV_STAGES - 2>(); /* chunk i is here (this lane's own copies) */
+        uint4 v[GEMV_SLOTS];
 #pragma unroll
-        for (int u = 0; u < GEMV_UNROLL; ++u) {
-            int k0 = (first + u * GEMV_WARPS) * GEMV_CHUNK + 8 * t;
-            bool inside = k0 < k;
+        for (int s = 0; s < GEMV_SLOTS; ++s) v[s] = ring[((i % GEMV_STAGES) * GEMV_SLOTS + s) * GEMV_THREADS + threadIdx.x];
+        /* Into the stage read in the last iteration. */
+        if (i + GEMV_STAGES - 1 < mine) copy(i + GEMV_STAGES - 1);
+        cp_async_commit();
+        const uint4 &lo = v[GEMV_TILES], &hi = v[GEMV_TILES + 1];
+        const uint32_t a0[4] = {lo.x, hi.x, lo.y, hi.y}, a1[4] = {lo.z, hi.z, lo.w, hi.w};
 #pragma unroll
-            for (int j = 0; j < GEMV_TILES; ++j)
-                l[u][j] = inside && has_row[j] ? load_global_streaming_16(l_rows[j] + k0) : zero;
-            lo[u] = inside && has_lo ? __ldg(reinterpret_cast<const uint4 *>(s_lo + k0)) : zero;
-            hi[u] = inside && has_hi ? __ldg(reinterpret_cast<const uint4 *>(s_hi + k0)) : zero;
-        }
-#pragma unroll
-        for (int u = 0; u < GEMV_UNROLL; ++u) {
-            int k0 = (first + u * GEMV_WARPS) * GEMV_CHUNK + 8 * t;
-            if (k0 + 8 > k && k0 < k) {
-                lo[u] = masked_tail(lo[u], k0, k);
-                hi[u] = masked_tail(hi[u], k0, k);
-#pragma unroll
-                for (int j = 0; j < GEMV_TILES; ++j) l[u][j] = masked_tail(l[u][j], k0, k);
-            }
-            const uint32_t a0[4] = {lo[u].x, hi[u].x, lo[u].y, hi[u].y};
-            const uint32_t a1[4] = {lo[u].z, hi[u].z, lo[u].w, hi[u].w};
-#pragma unroll
-            for (int j = 0; j < GEMV_TILES; ++j) {
-                mma_bf16_m16n8k16(acc[j], a0, l[u][j].x, l[u][j].y);
-                mma_bf16_m16n8k16(acc[j], a1, l[u][j].z, l[u][j].w);
-            }
+        for (int j = 0; j < GEMV_TILES; ++j) {
+            mma_bf16_m16n8k16(acc[j], a0, v[j].x, v[j].y);
+            mma_bf16_m16n8k16(acc[j], a1, v[j].z, v[j].w);
         }
     }
+    cp_async_wait<0>();
+    __syncthreads(); /* every lane is done with the ring: the sums take it over */
+    float *sums = reinterpret_cast<float *>(ring); /* [warp][fragment register][lane] */
 #pragma unroll
     for (int j = 0; j < GEMV_TILES; ++j)
 #pragma unroll
-        for (int r = 0; r < 4; ++r) sums[warp][4 * j + r][lane] = acc[j][r];
+        for (int r = 0; r < 4; ++r) sums[(warp * GEMV_TILES * 4 + 4 * j + r) * 32 + lane] = acc[j][r];
     __syncthreads();
     /* Thread (fragment register e, lane) of the block adds one output over
      * the warps: e = 4 j + r is n8 tile j, register r, whose element is S
@@ -394,7 +389,7 @@ __global__ void __launch_bounds__(GEMV_WARPS * 32, 1)
     int e = threadIdx.x / 32;
     if (e < GEMV_TILES * 4) {
         float sum = 0.0f;
-        for (int w = 0; w < GEMV_WARPS; ++w) sum += sums[w][e][lane];
+        for (int w = 0; w < GEMV_WARPS; ++w) sum += sums[(w * GEMV_TILES * 4 + e) * 32 + lane];
         int j = e / 4, r = e % 4;
         int s_row = g + 8 * (r / 2), l_row = row0 + 8 * j + 2 * t + r % 2;
         if (s_row < small_rows && l_row < large_rows) c[s_row * small_stride + l_row * large_stride] = sum;
@@ -463,7 +458,8 @@ extern "C" void hgemm_gemv_mma(const hgemm_problem *p, cudaStream_t stream)
     const bf16 *small = bf16_of(a_small ? p->a : p->b), *large = bf16_of(a_small ? p->b : p->a);
     int small_rows = a_small ? p->m : p->n, large_rows = a_small ? p->n : p->m;
     size_t small_stride = a_small ? (size_t)p->n : 1, large_stride = a_small ? 1 : (size_t)p->n;
-    gemv_mma_kernel<<<hgemm_ceil_div(large_rows, GEMV_ROWS), GEMV_WARPS * 32, 0, stream>>>(
+    allow_shared_bytes<gemv_mma_kernel>(GEMV_SHARED);
+    gemv_mma_kernel<<<hgemm_ceil_div(large_rows, GEMV_ROWS), GEMV_THREADS, GEMV_SHARED, stream>>>(
         small, large, p->c, small_rows, large_rows, p->k, p->ld, small_stride, large_stride);
     CUDA_CHECK_LAUNCH();
 }
@@ -472,5 +468,6 @@ extern "C" size_t hgemm_sm80_shared_bytes(hgemm_launcher *rung)
 {
     if (rung == hgemm_mma_ldmatrix) return MMA_LDMATRIX_SHARED;
     if (rung == hgemm_mma_async_pipeline) return MMA_ASYNC_SHARED;
+    if (rung == hgemm_gemv_mma) return GEMV_SHARED;
     return 0;
 }

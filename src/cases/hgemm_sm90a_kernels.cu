@@ -381,33 +381,45 @@ extern "C" void hgemm_persistent(const hgemm_problem *p, cudaStream_t stream)
 
 /* ---- Rung 10: split K --------------------------------------------------------- */
 
-/* C = the sum of the split_k partials, slice 0 first, in the same order for
- * every element and every run: the result is deterministic, bit for bit.
- * VECTOR: 4 floats a load (m n a multiple of 4, so that each slice starts
- * 16-byte aligned), else 1. */
+/* C = the sum of the split_k partials in a fixed order, the same for every
+ * element and every run: deterministic, bit for bit. A block takes
+ * REDUCE_COLUMNS chunks of C (4 floats each, 1 where m n is not a multiple
+ * of 4 and slices would not start 16-byte aligned) and REDUCE_GROUPS
+ * threads a chunk: group q adds slices q, q + REDUCE_GROUPS, ... in turn,
+ * then group 0 adds the groups' sums in group order. Each thread has only
+ * splits / REDUCE_GROUPS loads to make, all in flight at once: one round
+ * trip to L2, where a thread a chunk made 66 (at 256 x 256 x 65536) in
+ * batches of 8. */
+constexpr int REDUCE_COLUMNS = 32, REDUCE_GROUPS = 8;
+
 template <int VECTOR>
-__global__ void __launch_bounds__(256) split_k_reduce_kernel(const float *__restrict__ partials, float *__restrict__ c,
-                                                             size_t count, int splits)
+__global__ void __launch_bounds__(REDUCE_COLUMNS * REDUCE_GROUPS)
+    split_k_reduce_kernel(const float *__restrict__ partials, float *__restrict__ c, size_t count, int splits)
 {
     typedef typename std::conditional<VECTOR == 4, float4, float>::type chunk;
+    __shared__ chunk group_sums[REDUCE_GROUPS][REDUCE_COLUMNS];
     const chunk *in = reinterpret_cast<const chunk *>(partials);
-    chunk *out = reinterpret_cast<chunk *>(c);
-    size_t chunks = count / VECTOR;
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < chunks; i += (size_t)gridDim.x * blockDim.x) {
-        chunk sum = in[i];
-#pragma unroll 8
-        for (int s = 1; s < splits; ++s) {
-            chunk x = in[(size_t)s * chunks + i];
-            if constexpr (VECTOR == 4) {
-                sum.x += x.x;
-                sum.y += x.y;
-                sum.z += x.z;
-                sum.w += x.w;
-            } else {
-                sum += x;
-            }
+    size_t chunks = count / VECTOR, i = (size_t)blockIdx.x * REDUCE_COLUMNS + threadIdx.x % REDUCE_COLUMNS;
+    int q = threadIdx.x / REDUCE_COLUMNS;
+    auto add = [](chunk &sum, const chunk &x) {
+        if constexpr (VECTOR == 4) {
+            sum.x += x.x;
+            sum.y += x.y;
+            sum.z += x.z;
+            sum.w += x.w;
+        } else {
+            sum += x;
         }
-        out[i] = sum;
+    };
+    chunk sum = {};
+    if (i < chunks)
+#pragma unroll 16
+        for (int s = q; s < splits; s += REDUCE_GROUPS) add(sum, in[(size_t)s * chunks + i]);
+    group_sums[q][threadIdx.x % REDUCE_COLUMNS] = sum;
+    __syncthreads();
+    if (q == 0 && i < chunks) {
+        for (int g = 1; g < REDUCE_GROUPS; ++g) add(sum, group_sums[g][threadIdx.x]);
+        reinterpret_cast<chunk *>(c)[i] = sum;
     }
 }
 
@@ -424,12 +436,13 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
     launch_warp_specialized<256, WS_256_STAGES, true>(p, p->b_rows256, p->partials, p->split_k, stream);
     size_t count = (size_t)p->m * p->n;
     int vector = count % 4 == 0 ? 4 : 1;
-    size_t threads = count / vector, blocks = (threads + 255) / 256, most = 8 * (size_t)multiprocessors();
-    if (blocks > most) blocks = most;
+    unsigned blocks = (unsigned)((count / vector + REDUCE_COLUMNS - 1) / REDUCE_COLUMNS);
     if (vector == 4)
-        split_k_reduce_kernel<4><<<(unsigned)blocks, 256, 0, stream>>>(p->partials, p->c, count, p->split_k);
+        split_k_reduce_kernel<4><<<blocks, REDUCE_COLUMNS * REDUCE_GROUPS, 0, stream>>>(p->partials, p->c, count,
+                                                                                        p->split_k);
     else
-        split_k_reduce_kernel<1><<<(unsigned)blocks, 256, 0, stream>>>(p->partials, p->c, count, p->split_k);
+        split_k_reduce_kernel<1><<<blocks, REDUCE_COLUMNS * REDUCE_GROUPS, 0, stream>>>(p->partials, p->c, count,
+                                                                                        p->split_k);
     CUDA_CHECK_LAUNCH();
 }
 

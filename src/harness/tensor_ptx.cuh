@@ -4,7 +4,6 @@
  * 32-bit shared-window addresses (smem_address). Each wrapper compiles to
  * nothing on targets without its instruction; the case skips those rungs
  * there, so that code never runs.
- *   any:     16-byte streaming global loads
  *   sm_80+:  ldmatrix, mma.sync m16n8k16 BF16, cp.async with zero fill
  *   sm_90:   mbarrier transactions, TMA (cp.async.bulk.tensor)
  *   sm_90a:  wgmma, setmaxnreg */
@@ -71,22 +70,6 @@ __device__ __forceinline__ void cp_async_wait()
 {
 #if __CUDA_ARCH__ >= 800
     asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING) : "memory");
-#endif
-}
-
-/* 16 bytes of global memory read once (a weight matrix streamed past the
- * SM): through the non-coherent path, not kept in L1, so that what is
- * reused there (the few rows of the other operand) stays. */
-__device__ __forceinline__ uint4 load_global_streaming_16(const void *p)
-{
-#if __CUDA_ARCH__ >= 700
-    uint4 v;
-    asm("ld.global.nc.L1::no_allocate.v4.u32 {%0,%1,%2,%3}, [%4];\n"
-        : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-        : "l"(p));
-    return v;
-#else
-    return __ldg(reinterpret_cast<const uint4 *>(p));
 #endif
 }
 
