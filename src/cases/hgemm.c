@@ -360,8 +360,8 @@ static const char *unsupported(void *opaque, const ladder_variant *v)
     if (v->impl == (ladder_impl)hgemm_split_k && !p->partials) {
         if (p->split_k > 1) return "no device memory for the FP32 partials";
         snprintf(s->reason, sizeof s->reason,
-                 "%d tiles of 128x256 fill the GPU's %d SMs, or K (%d) is too short to cut: nothing to split",
-                 ((p->m + 127) / 128) * ((p->n + 255) / 256), s->sms, p->k);
+                 "%d tiles of 128x128 fill half the GPU's %d SMs or more, or K (%d) is too short to cut: nothing "
+                 "to split", ((p->m + 127) / 128) * ((p->n + 127) / 128), s->sms, p->k);
         return s->reason;
     }
 #endif
@@ -430,7 +430,7 @@ const ladder_case hgemm_case = {
     .default_size = "4096,8192,4095x4097x4093,1x4096x4096,16x4096x4096,4096x1x4096,256x256x65536",
     .quick_size = "2048",
     .test_sizes = {"256x256x256", "129x257x95", "1x256x256", "256x1x256", "200x136x1", "300x520x136",
-                   "200x136x4000" /* split_k: 2 tiles, 63 k-tiles */, NULL},
+                   "200x136x4000" /* split_k: 4 tiles, 63 k-tiles */, NULL},
     .ceiling = LADDER_CEILING_BF16_TENSOR,
     .variants = hgemm_variants,
     .variant_count = (int)(sizeof hgemm_variants / sizeof hgemm_variants[0]),

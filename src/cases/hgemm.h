@@ -74,14 +74,14 @@ static inline int hgemm_ld(int k)
 }
 
 /* How many slices of K the split-K rung cuts an m x n x k product into on
- * `sms` multiprocessors: enough 128 x 256 tiles times slices to give every
+ * `sms` multiprocessors: enough 128 x 128 tiles times slices to give every
  * SM one, each slice at least HGEMM_SPLIT_MIN_K_TILES k-tiles of 64 deep;
  * 1 where the tiles alone fill half the GPU or K is too short to cut (the
  * rung then skips the shape). */
 #define HGEMM_SPLIT_MIN_K_TILES 4
 static inline int hgemm_split_k_count(int m, int n, int k, int sms)
 {
-    long long tiles = (long long)((m + 127) / 128) * ((n + 255) / 256);
+    long long tiles = (long long)((m + 127) / 128) * ((n + 127) / 128);
     int k_tiles = (k + 63) / 64;
     if (2 * tiles >= sms) return 1;
     long long splits = sms / tiles, most = k_tiles / HGEMM_SPLIT_MIN_K_TILES;

@@ -46,7 +46,7 @@ int main(void)
     ladder_device device;
     open_device_or_skip(&device);
     /* gemv_mma at 16 rows and at 7 columns with K's last chunk partial;
-     * split_k where 2 tiles leave the GPU idle. */
+     * split_k where 4 tiles leave the GPU idle. */
     const char *sizes[] = {"256x256x256", "129x257x95", "1x256x256", "256x1x256", "130x300x1",
                            "16x300x95",   "300x7x1003", "200x136x4000"};
     int ran = 0;

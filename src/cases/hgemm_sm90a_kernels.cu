@@ -423,34 +423,49 @@ __global__ void __launch_bounds__(REDUCE_COLUMNS * REDUCE_GROUPS)
     }
 }
 
-/* Rung 10: where the 128 x 256 tiles leave most SMs idle (256 x 256 x
- * 65536: 2 tiles for 132 SMs), the persistent kernel takes tiles times
+/* Rung 10: where C's tiles leave most SMs idle (256 x 256 x 65536: 4
+ * tiles of 128 x 128 for 132 SMs), the persistent kernel takes tiles times
  * slices of K as its work items (hgemm_split_k_count: about one item per
  * SM, each at least 4 k-tiles), each writing its FP32 partial product to
  * its own m x n slice; a second kernel adds the slices in a fixed order.
  * No atomics: deterministic, at the price of writing and reading the
- * partials (splits x m x n x 4 bytes, in L2 at 256 x 256: 17 MB).
- * Measured: see docs/cases/hgemm.md. */
-extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
+ * partials (splits x m x n x 4 bytes: 8.7 MB at 256 x 256, in L2).
+ * Measured (H100, ratio to cuBLAS at 256 x 256 x 65536 / 1 x 4096 x 4096 /
+ * 16 x 4096 x 4096 / 4096 x 1 x 4096):
+ *   128 x 256 tiles (persistent's), one thread a float4 of C adding all
+ *   66 slices in turn           0.613 / 0.739 / 0.722 / 0.625
+ *   the same, reduce by 8 thread groups a chunk
+ *                               0.739 / 0.765 / 0.744 / 0.656
+ *   128 x 128 tiles, 6 stages (the rung: half the partials, 33 slices at
+ *   256 x 256)                  0.843 / 0.801 / 0.793 / 0.813
+ * The shape is bound by reading A and B (64 MB: cuBLAS streams them at
+ * 2.3 TB/s, 75% of the copy rate; this rung at 1.9 TB/s, 63%); the
+ * partials' round trip through L2 and the second launch are the rest. */
+static void split_k_reduce(const hgemm_problem *p, int splits, cudaStream_t stream)
 {
-    launch_warp_specialized<256, WS_256_STAGES, true>(p, p->b_rows256, p->partials, p->split_k, stream);
     size_t count = (size_t)p->m * p->n;
     int vector = count % 4 == 0 ? 4 : 1;
     unsigned blocks = (unsigned)((count / vector + REDUCE_COLUMNS - 1) / REDUCE_COLUMNS);
     if (vector == 4)
         split_k_reduce_kernel<4><<<blocks, REDUCE_COLUMNS * REDUCE_GROUPS, 0, stream>>>(p->partials, p->c, count,
-                                                                                        p->split_k);
+                                                                                        splits);
     else
         split_k_reduce_kernel<1><<<blocks, REDUCE_COLUMNS * REDUCE_GROUPS, 0, stream>>>(p->partials, p->c, count,
-                                                                                        p->split_k);
+                                                                                        splits);
     CUDA_CHECK_LAUNCH();
+}
+
+extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
+{
+    launch_warp_specialized<128, WS_128_STAGES, true>(p, p->b_rows128, p->partials, p->split_k, stream);
+    split_k_reduce(p, p->split_k, stream);
 }
 
 extern "C" size_t hgemm_sm90a_shared_bytes(hgemm_launcher *rung)
 {
     if (rung == hgemm_tma_mma) return TMA_MMA_SHARED;
     if (rung == hgemm_wgmma) return WGMMA_SHARED;
-    if (rung == hgemm_warp_specialized) return ws_shape<128, WS_128_STAGES>::SHARED_BYTES;
-    if (rung == hgemm_ws_128x256 || rung == hgemm_persistent || rung == hgemm_split_k) return ws_shape<256, WS_256_STAGES>::SHARED_BYTES;
+    if (rung == hgemm_warp_specialized || rung == hgemm_split_k) return ws_shape<128, WS_128_STAGES>::SHARED_BYTES;
+    if (rung == hgemm_ws_128x256 || rung == hgemm_persistent) return ws_shape<256, WS_256_STAGES>::SHARED_BYTES;
     return 0;
 }
