@@ -527,7 +527,7 @@ static int emit_csv_job(FILE *out, const void *context, char *err, size_t err_le
     const json_job *job = context;
     fputs("device,case,variant,index,size,baseline,host,skipped,samples,median_ms,min_ms,max_ms,rel_spread,"
           "bytes,flops,gbps,gflops,ceiling,fraction_of_ceiling,fraction_of_bandwidth,fraction_of_fp32,speedup,ratio_to_baseline,rel_error,valid,"
-          "throttled,contended,noisy,precision,sm_clock_mhz,kernels",
+          "throttled,contended,noisy,precision,reference,reference_variant,ratio_to_reference,sm_clock_mhz,kernels",
           out);
     for (size_t f = 0; f < COUNTER_FIELD_COUNT; ++f) fprintf(out, ",%s", counter_fields[f].name);
     fputc('\n', out);
@@ -553,6 +553,9 @@ static int emit_csv_job(FILE *out, const void *context, char *err, size_t err_le
         csv_number(out, rec->rel_error);
         fprintf(out, ",%d,%d,%d,%d,", rec->valid, rec->throttled, rec->contended, rec->noisy);
         csv_string(out, rec->precision); /* empty at the case's own precision */
+        fprintf(out, ",%d,", rec->reference);
+        csv_string(out, rec->reference_variant); /* empty where there is no reference */
+        csv_number(out, rec->ratio_to_reference);
         csv_number(out, rec->sm_clock_mhz);
         emit_csv_counters(out, rec);
         fputc('\n', out);

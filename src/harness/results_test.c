@@ -227,6 +227,7 @@ int main(void)
              "assert rows[0][\"kernels\"] == \"\" and rows[1][\"shared_load_wavefronts_per_instruction\"] == \"\"\n"
              "assert rows[0][\"contended\"] == \"1\" and rows[1][\"noisy\"] == \"1\" and rows[1][\"contended\"] == \"0\"\n"
              "assert rows[1][\"precision\"] == \"TF32 (reduced precision)\" and rows[0][\"precision\"] == \"\"\n"
+             "assert rows[0][\"reference\"] == \"0\" and rows[0][\"reference_variant\"] == \"\" and rows[0][\"ratio_to_reference\"] == \"\"\n"
              "' %s",
              path);
     EXPECT(system(command) == 0);
