@@ -131,7 +131,8 @@ static void cublas_bf16_ldc(cublasHandle_t handle, const hgemm_problem *p, float
     const float one = 1.0f, zero = 0.0f;
     CUBLAS_CHECK(cublasSetStream(handle, stream));
     CUBLAS_CHECK(cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, p->n, p->m, p->k, &one, p->b, CUDA_R_16BF, p->ld, p->a,
-                              CUDA_R_16BF, p->ld, &zero, c, CUDA_R_32F, ldc, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+                              CUDA_R_16BF, p->ld, &zero, c, CUDA_R_32F, ldc, CUBLAS_COMPUTE_32F,
+                              CUBLAS_GEMM_DEFAULT));
 }
 
 /* ---- The ladder --------------------------------------------------------------------- */
@@ -293,8 +294,8 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
     s->c_aligned_ld = (p->n + 3) / 4 * 4;
     /* The partials and the padded C are extras: without room for them the
      * split-K rung and the reference skip, the ladder still runs. */
-    if (p->split_k > 1 && ladder_try_cuda_malloc((void **)&p->partials, (size_t)p->split_k * c_count * sizeof(float)))
-        p->partials = NULL;
+    size_t partial_bytes = (size_t)p->split_k * c_count * sizeof(float);
+    if (p->split_k > 1 && ladder_try_cuda_malloc((void **)&p->partials, partial_bytes)) p->partials = NULL;
     if (s->c_aligned_ld != p->n &&
         ladder_try_cuda_malloc((void **)&s->c_aligned, (size_t)m * s->c_aligned_ld * sizeof(float)))
         s->c_aligned = NULL;
@@ -344,8 +345,9 @@ static const char *unsupported(void *opaque, const ladder_variant *v)
     hgemm_state *s = opaque;
     const hgemm_problem *p = &s->problem;
     if (v->impl == (ladder_impl)cublas_bf16_c_aligned && !s->c_aligned)
-        return s->c_aligned_ld == p->n ? "C's rows are 16-byte aligned already (N a multiple of 4): the baseline's call"
-                                       : "no device memory for the padded copy of C";
+        return s->c_aligned_ld == p->n
+                   ? "C's rows are 16-byte aligned already (N a multiple of 4): the baseline's call"
+                   : "no device memory for the padded copy of C";
     if (v->flags & LADDER_BASELINE) return NULL;
     if (s->cc_major < 8) return "BF16 tensor-core instructions (WMMA, mma.sync .bf16) need compute capability 8.0 or later";
     if (v->param == NEEDS_SM90A) {
@@ -396,7 +398,8 @@ static ladder_output output(void *opaque, const ladder_variant *v)
 {
     hgemm_state *s = opaque;
     const hgemm_problem *p = &s->problem;
-    if (writes_c_aligned(v)) return (ladder_output){s->c_aligned, (size_t)p->m * s->c_aligned_ld * sizeof(float), 0xFF};
+    if (writes_c_aligned(v))
+        return (ladder_output){s->c_aligned, (size_t)p->m * s->c_aligned_ld * sizeof(float), 0xFF};
     return (ladder_output){p->c, (size_t)p->m * p->n * sizeof(float), 0xFF};
 }
 

@@ -346,7 +346,9 @@ __global__ void __launch_bounds__(GEMV_THREADS, 1)
         rows[j] = row0 + 8 * j + g < large_rows ? large + (size_t)(row0 + 8 * j + g) * ld : nullptr;
     rows[GEMV_TILES] = g < small_rows ? small + (size_t)g * ld : nullptr;
     rows[GEMV_TILES + 1] = g + 8 < small_rows ? small + (size_t)(g + 8) * ld : nullptr;
-    auto slot = [&](int stage, int s) { return smem_address(&ring[(stage * GEMV_SLOTS + s) * GEMV_THREADS + threadIdx.x]); };
+    auto slot = [&](int stage, int s) {
+        return smem_address(&ring[(stage * GEMV_SLOTS + s) * GEMV_THREADS + threadIdx.x]);
+    };
     /* This warp's chunks are warp, warp + GEMV_WARPS, ...; the i-th lands in
      * stage i % GEMV_STAGES. Bytes past k (the last chunk, or rows ld > k
      * long) are zero-filled by the copy's source size. */
@@ -368,7 +370,8 @@ __global__ void __launch_bounds__(GEMV_THREADS, 1)
         cp_async_wait<GEMV_STAGES - 2>(); /* chunk i is here (this lane's own copies) */
         uint4 v[GEMV_SLOTS];
 #pragma unroll
-        for (int s = 0; s < GEMV_SLOTS; ++s) v[s] = ring[((i % GEMV_STAGES) * GEMV_SLOTS + s) * GEMV_THREADS + threadIdx.x];
+        for (int s = 0; s < GEMV_SLOTS; ++s)
+            v[s] = ring[((i % GEMV_STAGES) * GEMV_SLOTS + s) * GEMV_THREADS + threadIdx.x];
         /* Into the stage read in the last iteration. */
         if (i + GEMV_STAGES - 1 < mine) copy(i + GEMV_STAGES - 1);
         cp_async_commit();

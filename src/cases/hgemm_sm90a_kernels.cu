@@ -260,7 +260,8 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
         for (int item = first; item < items; item += step) {
             int tile_m, tile_n, split = item / tiles;
             sgemm_swizzled_tile(item % tiles, tiles_m, tiles_n, group_m, &tile_m, &tile_n);
-            for (int t = k_slice_begin(split, k_tiles, splits); t < k_slice_begin(split + 1, k_tiles, splits); ++t) {
+            int t_end = k_slice_begin(split + 1, k_tiles, splits);
+            for (int t = k_slice_begin(split, k_tiles, splits); t < t_end; ++t) {
                 mbarrier_wait(&empty[s], phase ^ 1);
                 uint32_t stage = ring + (uint32_t)s * S::STAGE_BYTES;
                 mbarrier_arrive_expect_bytes(&full[s], S::STAGE_BYTES);
@@ -279,7 +280,8 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
 #pragma unroll
             for (int i = 0; i < BN / 2; ++i) acc[i] = 0.0f;
             int previous = -1;
-            for (int t = k_slice_begin(split, k_tiles, splits); t < k_slice_begin(split + 1, k_tiles, splits); ++t) {
+            int t_end = k_slice_begin(split + 1, k_tiles, splits);
+            for (int t = k_slice_begin(split, k_tiles, splits); t < t_end; ++t) {
                 mbarrier_wait(&full[s], phase);
                 uint32_t stage = ring + (uint32_t)s * S::STAGE_BYTES;
                 wgmma_fence();
