@@ -33,6 +33,16 @@ def main():
     cheat = next(r for r in doc["results"] if r["case"] == "reduce" and not r["baseline"] and not r["skipped"]
                  and r["ratio_to_baseline"] is not None)
     cheat.update(variant="reduced_precision_rung", ratio_to_baseline=99.0, precision="FP8 (reduced precision)")
+    # A tensor-core ladder: at a thin shape the bandwidth limits it, and the table says so; a vendor
+    # reference row, however fast, is not a best rung.
+    thin = copy.deepcopy(cheat)
+    thin.update(case="hgemm", size="1x4096x4096", variant="gemv_mma", ratio_to_baseline=1.02, precision=None,
+                ceiling="tensor_bf16_gflops", fraction_of_ceiling=0.001, fraction_of_bandwidth=0.81)
+    square = copy.deepcopy(thin)
+    square.update(size="4096x4096x4096", variant="persistent", fraction_of_ceiling=0.75, fraction_of_bandwidth=0.02)
+    padded = copy.deepcopy(thin)
+    padded.update(variant="cublas_c_aligned", ratio_to_baseline=5.0, reference=True)
+    doc["results"] += [thin, square, padded]
     partial = copy.deepcopy(doc)
     partial["device"]["name"] = "Test GPU 2"
     partial["results"] = [r for r in doc["results"] if r["case"] == "transpose"]
@@ -53,6 +63,11 @@ def main():
         check("old" not in text and "\nkept\n" in text, "only the marked section is replaced")
         check("| transpose | 8192x8192 |" in text and "| reduce | 268435456 |" in text, "the best-rung table")
         check("reduced_precision_rung" not in text, "a reduced-precision rung is not a best rung")
+        check("| hgemm | 1x4096x4096 | gemv_mma | 1.020 | 81.0% (bandwidth) |" in text,
+              "a thin tensor-core shape shows its bandwidth fraction, named")
+        check("| hgemm | 4096x4096x4096 | persistent | 1.020 | 75.0% (tensor) |" in text,
+              "a square tensor-core shape shows its tensor fraction, named")
+        check("cublas_c_aligned" not in text, "a vendor reference row is not a best rung")
         check("reduced_precision_rung" in open(os.path.join(tmp, "docs/results/nvidia-h200.md")).read(),
               "a reduced-precision rung is on its GPU's page")
         check("(docs/results/test-gpu-2.md) (from partial runs: test-gpu-2.json)" in text, "the README says which run is partial")

@@ -1,7 +1,8 @@
 /* GPU test: every variant of one case, validated at each of the case's test
  * sizes (odd and non-square among them) with two fresh input draws.
  * Exits 77 (skipped) when there is no GPU or no variant could run here, 1 if
- * any variant is wrong, 4 (LADDER_EXIT_HUNG) when one hangs (watchdog.h). */
+ * any variant is wrong, 4 (LADDER_EXIT_HUNG) when one hangs (watchdog.h).
+ * LADDER_SKIP_BASELINES=1 leaves the vendor's variants out (gpu_test.h). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -36,6 +37,8 @@ int main(int argc, char **argv)
         for (int i = 0; i < c->variant_count; ++i) {
             const ladder_variant *v = &c->variants[i];
             const char *reason = c->unsupported ? c->unsupported(state, v) : NULL;
+            if (!reason && (v->flags & LADDER_BASELINE) && ladder_skip_baselines())
+                reason = "LADDER_SKIP_BASELINES is set";
             if (reason) {
                 printf("%-10s %-12s %-26s skipped: %s\n", c->name, c->test_sizes[s], v->name, reason);
                 continue;

@@ -2,9 +2,12 @@
  * accumulation, C in FP32; A row-major m x k, B stored as n x k ("TN"), C
  * row-major (hgemm.h). From WMMA straight from global memory to a
  * warp-specialized, persistent wgmma kernel fed by the tensor copy engine;
- * the baseline is cuBLAS cublasGemmEx with the same types in the same
- * process. Rungs 1-4 need compute capability 8.0, rungs 5-9 are built for
- * sm_90a and run on 9.0 only. */
+ * then the shapes where C's tiles leave SMs idle: split K (few tiles, long
+ * K) and a matrix-vector form (M or N at most 16, decoding). The baseline
+ * is cuBLAS cublasGemmEx with the same types in the same process; beside it
+ * a reference row, the same call with C's rows padded to 16 bytes (cuBLAS's
+ * fast path where N is odd). Rungs 1-4 and gemv_mma need compute
+ * capability 8.0, rungs 5-10 are built for sm_90a and run on 9.0 only. */
 #include "hgemm.h"
 
 #include <cublas_v2.h>
@@ -122,19 +125,22 @@ int hgemm_encode_tensor_maps(hgemm_problem *p, char *err, size_t err_len)
 /* cuBLAS is column-major: row-major C (m x n) is column-major C^T (n x m),
  * and C^T = B A^T, where B stored n x k row-major is, read column-major,
  * B^T (k x n, ld): op T gives B; A stored m x k row-major is A^T (k x m).
- * So: (T, N), B first. */
-static void cublas_bf16(cublasHandle_t handle, const hgemm_problem *p, cudaStream_t stream)
+ * So: (T, N), B first. C's rows are ldc apart. */
+static void cublas_bf16_ldc(cublasHandle_t handle, const hgemm_problem *p, float *c, int ldc, cudaStream_t stream)
 {
     const float one = 1.0f, zero = 0.0f;
     CUBLAS_CHECK(cublasSetStream(handle, stream));
     CUBLAS_CHECK(cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, p->n, p->m, p->k, &one, p->b, CUDA_R_16BF, p->ld, p->a,
-                              CUDA_R_16BF, p->ld, &zero, p->c, CUDA_R_32F, p->n, CUBLAS_COMPUTE_32F,
+                              CUDA_R_16BF, p->ld, &zero, c, CUDA_R_32F, ldc, CUBLAS_COMPUTE_32F,
                               CUBLAS_GEMM_DEFAULT));
 }
 
 /* ---- The ladder --------------------------------------------------------------------- */
 
-typedef void hgemm_library_call(cublasHandle_t handle, const hgemm_problem *p, cudaStream_t stream);
+typedef struct hgemm_state hgemm_state;
+typedef void hgemm_library_call(hgemm_state *s, cudaStream_t stream);
+static void cublas_bf16(hgemm_state *s, cudaStream_t stream);
+static void cublas_bf16_c_aligned(hgemm_state *s, cudaStream_t stream);
 
 /* param: the compute capability a rung needs, as 10 major + minor; 90
  * means sm_90a code, which runs on 9.0 only. */
@@ -165,6 +171,12 @@ static const ladder_variant hgemm_variants[] = {
                 SM90A(hgemm_ws_128x256), NEEDS_SM90A),
     LADDER_RUNG("persistent", "a block per SM walks the tiles in groups of 8 tile rows (L2); stores overlap the next "
                               "tile's loads", SM90A(hgemm_persistent), NEEDS_SM90A),
+    LADDER_RUNG("split_k", "few tiles, long K: work items are tiles x slices of K, FP32 partials added in a fixed "
+                           "order by a second kernel", SM90A(hgemm_split_k), NEEDS_SM90A),
+    LADDER_RUNG("gemv_mma", "M or N <= 16 (decode): stream the large operand once with 16-byte loads, warps split K, "
+                            "mma.sync", hgemm_gemv_mma, NEEDS_SM80),
+    LADDER_VARIANT("cublas_c_aligned", "reference, not the baseline: the same cuBLAS call with C's rows padded to 16 "
+                                       "bytes (its fast path at odd N)", cublas_bf16_c_aligned, 0, LADDER_BASELINE),
     LADDER_VARIANT("cublas", "cuBLAS cublasGemmEx, BF16 in, FP32 compute and out, TN: C^T = B A^T column-major",
                    cublas_bf16, 0, LADDER_BASELINE),
 };
@@ -174,8 +186,13 @@ static const ladder_variant hgemm_variants[] = {
 #define HGEMM_MAX_MN (65535 * 32)
 #define HGEMM_MAX_K (1 << 30)
 
-typedef struct hgemm_state {
+struct hgemm_state {
     hgemm_problem problem;
+    /* C with rows padded to 16 bytes (c_aligned_ld floats apart) for the
+     * reference call, where n is not a multiple of 4; else NULL. */
+    float *c_aligned;
+    int c_aligned_ld;
+    int sms;
     uint16_t *host_a, *host_b;  /* BF16, rows ld apart, padding zero */
     float *value_a, *value_b;   /* the same values as FP32, for the reference */
     float *host_c;
@@ -186,7 +203,17 @@ typedef struct hgemm_state {
     int maps_encoded;
     char maps_error[200];
     char reason[200];
-} hgemm_state;
+};
+
+static void cublas_bf16(hgemm_state *s, cudaStream_t stream)
+{
+    cublas_bf16_ldc(s->cublas, &s->problem, s->problem.c, s->problem.n, stream);
+}
+
+static void cublas_bf16_c_aligned(hgemm_state *s, cudaStream_t stream)
+{
+    cublas_bf16_ldc(s->cublas, &s->problem, s->c_aligned, s->c_aligned_ld, stream);
+}
 
 static void destroy(void *opaque)
 {
@@ -196,6 +223,8 @@ static void destroy(void *opaque)
     cudaFree((void *)s->problem.a);
     cudaFree((void *)s->problem.b);
     cudaFree(s->problem.c);
+    cudaFree(s->problem.partials);
+    cudaFree(s->c_aligned);
     free(s->host_a);
     free(s->host_b);
     free(s->value_a);
@@ -260,6 +289,16 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
     }
     int device;
     CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&s->sms, cudaDevAttrMultiProcessorCount, device));
+    p->split_k = hgemm_split_k_count(p->m, p->n, p->k, s->sms);
+    s->c_aligned_ld = (p->n + 3) / 4 * 4;
+    /* The partials and the padded C are extras: without room for them the
+     * split-K rung and the reference skip, the ladder still runs. */
+    size_t partial_bytes = (size_t)p->split_k * c_count * sizeof(float);
+    if (p->split_k > 1 && ladder_try_cuda_malloc((void **)&p->partials, partial_bytes)) p->partials = NULL;
+    if (s->c_aligned_ld != p->n &&
+        ladder_try_cuda_malloc((void **)&s->c_aligned, (size_t)m * s->c_aligned_ld * sizeof(float)))
+        s->c_aligned = NULL;
     CUDA_CHECK(cudaDeviceGetAttribute(&s->shared_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
     CUDA_CHECK(cudaDeviceGetAttribute(&s->cc_major, cudaDevAttrComputeCapabilityMajor, device));
     CUDA_CHECK(cudaDeviceGetAttribute(&s->cc_minor, cudaDevAttrComputeCapabilityMinor, device));
@@ -304,6 +343,11 @@ static void fill_inputs(void *opaque, uint64_t seed)
 static const char *unsupported(void *opaque, const ladder_variant *v)
 {
     hgemm_state *s = opaque;
+    const hgemm_problem *p = &s->problem;
+    if (v->impl == (ladder_impl)cublas_bf16_c_aligned && !s->c_aligned)
+        return s->c_aligned_ld == p->n
+                   ? "C's rows are 16-byte aligned already (N a multiple of 4): the baseline's call"
+                   : "no device memory for the padded copy of C";
     if (v->flags & LADDER_BASELINE) return NULL;
     if (s->cc_major < 8) return "BF16 tensor-core instructions (WMMA, mma.sync .bf16) need compute capability 8.0 or later";
     if (v->param == NEEDS_SM90A) {
@@ -312,6 +356,17 @@ static const char *unsupported(void *opaque, const ladder_variant *v)
             return "TMA, wgmma and setmaxnreg code built for sm_90a, which runs on compute capability 9.0 only";
         if (!s->maps_encoded) return s->maps_error;
     }
+    if (v->impl == (ladder_impl)hgemm_gemv_mma && p->m > HGEMM_GEMV_MAX_ROWS && p->n > HGEMM_GEMV_MAX_ROWS)
+        return "a matrix-vector form: M or N must be at most 16 (decode shapes)";
+#ifdef LADDER_HAVE_SM90A
+    if (v->impl == (ladder_impl)hgemm_split_k && !p->partials) {
+        if (p->split_k > 1) return "no device memory for the FP32 partials";
+        snprintf(s->reason, sizeof s->reason,
+                 "%d tiles of 128x128 fill half the GPU's %d SMs or more, or K (%d) is too short to cut: nothing "
+                 "to split", ((p->m + 127) / 128) * ((p->n + 127) / 128), s->sms, p->k);
+        return s->reason;
+    }
+#endif
     hgemm_launcher *rung = (hgemm_launcher *)v->impl;
     size_t need = hgemm_sm80_shared_bytes(rung);
 #ifdef LADDER_HAVE_SM90A
@@ -329,24 +384,35 @@ static void run(void *opaque, const ladder_variant *v, cudaStream_t stream)
 {
     hgemm_state *s = opaque;
     if (v->flags & LADDER_BASELINE)
-        ((hgemm_library_call *)v->impl)(s->cublas, &s->problem, stream);
+        ((hgemm_library_call *)v->impl)(s, stream);
     else
         ((hgemm_launcher *)v->impl)(&s->problem, stream);
 }
 
+static int writes_c_aligned(const ladder_variant *v)
+{
+    return v->impl == (ladder_impl)cublas_bf16_c_aligned;
+}
+
 static ladder_output output(void *opaque, const ladder_variant *v)
 {
-    (void)v;
     hgemm_state *s = opaque;
-    return (ladder_output){s->problem.c, (size_t)s->problem.m * s->problem.n * sizeof(float), 0xFF};
+    const hgemm_problem *p = &s->problem;
+    if (writes_c_aligned(v))
+        return (ladder_output){s->c_aligned, (size_t)p->m * s->c_aligned_ld * sizeof(float), 0xFF};
+    return (ladder_output){p->c, (size_t)p->m * p->n * sizeof(float), 0xFF};
 }
 
 static ladder_check check(void *opaque, const ladder_variant *v)
 {
-    (void)v;
     hgemm_state *s = opaque;
     const hgemm_problem *p = &s->problem;
-    CUDA_CHECK(cudaMemcpy(s->host_c, p->c, (size_t)p->m * p->n * sizeof(float), cudaMemcpyDeviceToHost));
+    if (writes_c_aligned(v))
+        CUDA_CHECK(cudaMemcpy2D(s->host_c, (size_t)p->n * sizeof(float), s->c_aligned,
+                                (size_t)s->c_aligned_ld * sizeof(float), (size_t)p->n * sizeof(float), (size_t)p->m,
+                                cudaMemcpyDeviceToHost));
+    else
+        CUDA_CHECK(cudaMemcpy(s->host_c, p->c, (size_t)p->m * p->n * sizeof(float), cudaMemcpyDeviceToHost));
     return hgemm_check_host(s->value_a, s->value_b, s->host_c, p->m, p->n, p->k, p->ld,
                             s->full_check ? NULL : &s->sample, hgemm_tolerance(p->k));
 }
@@ -364,9 +430,10 @@ const ladder_case hgemm_case = {
     .name = "hgemm",
     .title = "matrix multiply on tensor cores, BF16 in, FP32 accumulate and out: WMMA to warp-specialized wgmma",
     .size_help = "MxNxK or N (square); any sizes >= 1",
-    .default_size = "4096,8192,4095x4097x4093,1x4096x4096,4096x1x4096",
+    .default_size = "4096,8192,4095x4097x4093,1x4096x4096,16x4096x4096,4096x1x4096,256x256x65536",
     .quick_size = "2048",
-    .test_sizes = {"256x256x256", "129x257x95", "1x256x256", "256x1x256", "200x136x1", "300x520x136", NULL},
+    .test_sizes = {"256x256x256", "129x257x95", "1x256x256", "256x1x256", "200x136x1", "300x520x136",
+                   "200x136x4000" /* split_k: 4 tiles, 63 k-tiles */, NULL},
     .ceiling = LADDER_CEILING_BF16_TENSOR,
     .variants = hgemm_variants,
     .variant_count = (int)(sizeof hgemm_variants / sizeof hgemm_variants[0]),

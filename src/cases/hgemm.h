@@ -30,6 +30,10 @@ typedef struct hgemm_problem {
      * 128 rows, B in boxes of 128 and of 256 rows, each box 64 elements
      * (128 bytes) of K, 128-byte swizzle, zeros outside the matrix. */
     CUtensorMap a_rows128, b_rows128, b_rows256;
+    /* The split-K rung's FP32 partial products, split_k slices of m x n
+     * (hgemm_split_k_count; NULL where it does not run). */
+    float *partials;
+    int split_k;
 } hgemm_problem;
 
 typedef void hgemm_launcher(const hgemm_problem *problem, cudaStream_t stream);
@@ -39,6 +43,9 @@ hgemm_launcher hgemm_wmma_global;
 hgemm_launcher hgemm_wmma_shared;
 hgemm_launcher hgemm_mma_ldmatrix;
 hgemm_launcher hgemm_mma_async_pipeline;
+/* Decode shapes: min(m, n) <= HGEMM_GEMV_MAX_ROWS. */
+hgemm_launcher hgemm_gemv_mma;
+#define HGEMM_GEMV_MAX_ROWS 16
 
 /* The Hopper rungs (hgemm_sm90a_kernels.cu): built when the CUDA
  * architectures include 90 (LADDER_HAVE_SM90A), run on compute
@@ -48,6 +55,7 @@ hgemm_launcher hgemm_wgmma;
 hgemm_launcher hgemm_warp_specialized;
 hgemm_launcher hgemm_ws_128x256;
 hgemm_launcher hgemm_persistent;
+hgemm_launcher hgemm_split_k;
 
 /* Fill the problem's tensor maps through the driver's cuTensorMapEncodeTiled
  * (found with cudaGetDriverEntryPointByVersion: no -lcuda). Returns 0, or
@@ -63,6 +71,22 @@ size_t hgemm_sm90a_shared_bytes(hgemm_launcher *rung); /* with LADDER_HAVE_SM90A
 static inline int hgemm_ld(int k)
 {
     return (k + HGEMM_LD_ALIGN - 1) / HGEMM_LD_ALIGN * HGEMM_LD_ALIGN;
+}
+
+/* How many slices of K the split-K rung cuts an m x n x k product into on
+ * `sms` multiprocessors: enough 128 x 128 tiles times slices to give every
+ * SM one, each slice at least HGEMM_SPLIT_MIN_K_TILES k-tiles of 64 deep;
+ * 1 where the tiles alone fill half the GPU or K is too short to cut (the
+ * rung then skips the shape). */
+#define HGEMM_SPLIT_MIN_K_TILES 4
+static inline int hgemm_split_k_count(int m, int n, int k, int sms)
+{
+    long long tiles = (long long)((m + 127) / 128) * ((n + 127) / 128);
+    int k_tiles = (k + 63) / 64;
+    if (2 * tiles >= sms) return 1;
+    long long splits = sms / tiles, most = k_tiles / HGEMM_SPLIT_MIN_K_TILES;
+    if (splits > most) splits = most;
+    return splits < 2 ? 1 : (int)splits;
 }
 
 #ifndef __CUDACC__

@@ -57,6 +57,7 @@ if ! sass sm_90; then
 fi
 expect sm_90 'wmma_(global|shared)_kernel' HMMA
 expect sm_90 'mma_(ldmatrix|async_pipeline)_kernel' HMMA
+expect sm_90 'gemv_mma_kernel' HMMA
 expect sm_90 '^_Z[0-9]+mma_bf16_throughput' HMMA
 if sass sm_90a; then
     expect sm_90a 'tma_mma_kernel' HMMA

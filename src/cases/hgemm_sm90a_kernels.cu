@@ -5,6 +5,8 @@
  * capability 9.0 only. Same problem and layout as hgemm_kernels.cu; the
  * tiles come from tensor maps (hgemm.h), which fill what lies outside A or
  * B with zeros, so no rung here has edge code but its stores. */
+#include <type_traits>
+
 #include "../harness/check.h"
 #include "hgemm_tiles.cuh"
 #include "sgemm.h"
@@ -207,6 +209,13 @@ __global__ void __launch_bounds__(128)
  * k-tiles a tile) that costs twice what it costs at 8192^3, hence 0.94-0.97
  * against 0.98-0.99. Consumers on alternate tiles (one stores while the other
  * multiplies), or stores through shared memory and TMA, would hide it. */
+/* The first k-tile of slice `slice` of `slices` (the last slice ends at
+ * k_tiles): slices differ by at most one k-tile. */
+__device__ __forceinline__ int k_slice_begin(int slice, int k_tiles, int slices)
+{
+    return (int)((long long)slice * k_tiles / slices);
+}
+
 constexpr int WS_THREADS = 384, WS_PRODUCER_REGISTERS = 40, WS_CONSUMER_REGISTERS = 232, WS_GROUP_M = 8;
 
 template <int BN, int STAGES>
@@ -220,7 +229,7 @@ struct ws_shape {
 template <int BN, int STAGES, bool PERSISTENT>
 __global__ void __launch_bounds__(WS_THREADS, 1)
     warp_specialized_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
-                            float *__restrict__ c, int m, int n, int k)
+                            float *__restrict__ c, int m, int n, int k, int splits)
 {
     typedef ws_shape<BN, STAGES> S;
     extern __shared__ uint8_t raw_shared[];
@@ -228,8 +237,11 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
     uint64_t *full = reinterpret_cast<uint64_t *>(shared + STAGES * S::STAGE_BYTES), *empty = full + STAGES;
     uint32_t ring = smem_address(shared);
     int tiles_m = hgemm_ceil_div(m, S::BM), tiles_n = hgemm_ceil_div(n, BN), k_tiles = hgemm_ceil_div(k, HGEMM_TILE_K);
+    /* A work item is a tile and a slice of K (splits > 1: the split-K
+     * rung, whose slice s goes to the s-th m x n partial at c). */
+    int tiles = tiles_m * tiles_n, items = tiles * splits;
     int first = PERSISTENT ? blockIdx.x : blockIdx.y * tiles_n + blockIdx.x;
-    int step = PERSISTENT ? gridDim.x : tiles_m * tiles_n;
+    int step = PERSISTENT ? gridDim.x : tiles;
     int group_m = PERSISTENT ? WS_GROUP_M : 1;
     if (threadIdx.x == 0) {
         for (int s = 0; s < STAGES; ++s) {
@@ -245,10 +257,11 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
     if (warpgroup == 0) {
         setmaxnreg_decrease<WS_PRODUCER_REGISTERS>();
         if (threadIdx.x != 0) return;
-        for (int tile = first; tile < tiles_m * tiles_n; tile += step) {
-            int tile_m, tile_n;
-            sgemm_swizzled_tile(tile, tiles_m, tiles_n, group_m, &tile_m, &tile_n);
-            for (int t = 0; t < k_tiles; ++t) {
+        for (int item = first; item < items; item += step) {
+            int tile_m, tile_n, split = item / tiles;
+            sgemm_swizzled_tile(item % tiles, tiles_m, tiles_n, group_m, &tile_m, &tile_n);
+            int t_end = k_slice_begin(split + 1, k_tiles, splits);
+            for (int t = k_slice_begin(split, k_tiles, splits); t < t_end; ++t) {
                 mbarrier_wait(&empty[s], phase ^ 1);
                 uint32_t stage = ring + (uint32_t)s * S::STAGE_BYTES;
                 mbarrier_arrive_expect_bytes(&full[s], S::STAGE_BYTES);
@@ -260,14 +273,15 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
     } else {
         setmaxnreg_increase<WS_CONSUMER_REGISTERS>();
         int consumer = warpgroup - 1, lane = threadIdx.x % 32;
-        for (int tile = first; tile < tiles_m * tiles_n; tile += step) {
-            int tile_m, tile_n;
-            sgemm_swizzled_tile(tile, tiles_m, tiles_n, group_m, &tile_m, &tile_n);
+        for (int item = first; item < items; item += step) {
+            int tile_m, tile_n, split = item / tiles;
+            sgemm_swizzled_tile(item % tiles, tiles_m, tiles_n, group_m, &tile_m, &tile_n);
             float acc[BN / 2];
 #pragma unroll
             for (int i = 0; i < BN / 2; ++i) acc[i] = 0.0f;
             int previous = -1;
-            for (int t = 0; t < k_tiles; ++t) {
+            int t_end = k_slice_begin(split + 1, k_tiles, splits);
+            for (int t = k_slice_begin(split, k_tiles, splits); t < t_end; ++t) {
                 mbarrier_wait(&full[s], phase);
                 uint32_t stage = ring + (uint32_t)s * S::STAGE_BYTES;
                 wgmma_fence();
@@ -281,7 +295,7 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
             }
             wgmma_wait<0>();
             if (lane == 0) mbarrier_arrive(&empty[previous]);
-            wgmma_store<BN>(c, m, n, tile_m * S::BM + 64 * consumer, tile_n * BN, acc);
+            wgmma_store<BN>(c + (size_t)split * m * n, m, n, tile_m * S::BM + 64 * consumer, tile_n * BN, acc);
         }
     }
 }
@@ -320,24 +334,33 @@ extern "C" void hgemm_wgmma(const hgemm_problem *p, cudaStream_t stream)
     CUDA_CHECK_LAUNCH();
 }
 
+static int multiprocessors()
+{
+    static int sms = 0;
+    if (!sms) {
+        int device;
+        CUDA_CHECK(cudaGetDevice(&device));
+        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    }
+    return sms;
+}
+
+/* splits > 1: the products of the K slices go to that many m x n partials
+ * at c (the split-K rung). */
 template <int BN, int STAGES, bool PERSISTENT>
-static void launch_warp_specialized(const hgemm_problem *p, const CUtensorMap &b_map, cudaStream_t stream)
+static void launch_warp_specialized(const hgemm_problem *p, const CUtensorMap &b_map, float *c, int splits,
+                                    cudaStream_t stream)
 {
     constexpr auto kernel = warp_specialized_kernel<BN, STAGES, PERSISTENT>;
     allow_shared_bytes<kernel>(ws_shape<BN, STAGES>::SHARED_BYTES);
     int tiles_m = hgemm_ceil_div(p->m, ws_shape<BN, STAGES>::BM), tiles_n = hgemm_ceil_div(p->n, BN);
     dim3 grid(tiles_n, tiles_m);
     if (PERSISTENT) {
-        static int sms = 0;
-        if (!sms) {
-            int device;
-            CUDA_CHECK(cudaGetDevice(&device));
-            CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-        }
-        grid = dim3(tiles_m * tiles_n < sms ? tiles_m * tiles_n : sms);
+        int items = tiles_m * tiles_n * splits, sms = multiprocessors();
+        grid = dim3(items < sms ? items : sms);
     }
-    kernel<<<grid, WS_THREADS, ws_shape<BN, STAGES>::SHARED_BYTES, stream>>>(p->a_rows128, b_map, p->c, p->m, p->n,
-                                                                             p->k);
+    kernel<<<grid, WS_THREADS, ws_shape<BN, STAGES>::SHARED_BYTES, stream>>>(p->a_rows128, b_map, c, p->m, p->n,
+                                                                             p->k, splits);
     CUDA_CHECK_LAUNCH();
 }
 
@@ -345,24 +368,106 @@ constexpr int WS_128_STAGES = 6, WS_256_STAGES = 4;
 
 extern "C" void hgemm_warp_specialized(const hgemm_problem *p, cudaStream_t stream)
 {
-    launch_warp_specialized<128, WS_128_STAGES, false>(p, p->b_rows128, stream);
+    launch_warp_specialized<128, WS_128_STAGES, false>(p, p->b_rows128, p->c, 1, stream);
 }
 
 extern "C" void hgemm_ws_128x256(const hgemm_problem *p, cudaStream_t stream)
 {
-    launch_warp_specialized<256, WS_256_STAGES, false>(p, p->b_rows256, stream);
+    launch_warp_specialized<256, WS_256_STAGES, false>(p, p->b_rows256, p->c, 1, stream);
 }
 
 extern "C" void hgemm_persistent(const hgemm_problem *p, cudaStream_t stream)
 {
-    launch_warp_specialized<256, WS_256_STAGES, true>(p, p->b_rows256, stream);
+    launch_warp_specialized<256, WS_256_STAGES, true>(p, p->b_rows256, p->c, 1, stream);
+}
+
+/* ---- Rung 10: split K --------------------------------------------------------- */
+
+/* C = the sum of the split_k partials in a fixed order, the same for every
+ * element and every run: deterministic, bit for bit. A block takes
+ * REDUCE_COLUMNS chunks of C (4 floats each, 1 where m n is not a multiple
+ * of 4 and slices would not start 16-byte aligned) and REDUCE_GROUPS
+ * threads a chunk: group q adds slices q, q + REDUCE_GROUPS, ... in turn,
+ * then group 0 adds the groups' sums in group order. Each thread has only
+ * splits / REDUCE_GROUPS loads to make, all in flight at once: one round
+ * trip to L2, where a thread a chunk made 66 (at 256 x 256 x 65536) in
+ * batches of 8. */
+constexpr int REDUCE_COLUMNS = 32, REDUCE_GROUPS = 8;
+
+template <int VECTOR>
+__global__ void __launch_bounds__(REDUCE_COLUMNS * REDUCE_GROUPS)
+    split_k_reduce_kernel(const float *__restrict__ partials, float *__restrict__ c, size_t count, int splits)
+{
+    typedef typename std::conditional<VECTOR == 4, float4, float>::type chunk;
+    __shared__ chunk group_sums[REDUCE_GROUPS][REDUCE_COLUMNS];
+    const chunk *in = reinterpret_cast<const chunk *>(partials);
+    size_t chunks = count / VECTOR, i = (size_t)blockIdx.x * REDUCE_COLUMNS + threadIdx.x % REDUCE_COLUMNS;
+    int q = threadIdx.x / REDUCE_COLUMNS;
+    auto add = [](chunk &sum, const chunk &x) {
+        if constexpr (VECTOR == 4) {
+            sum.x += x.x;
+            sum.y += x.y;
+            sum.z += x.z;
+            sum.w += x.w;
+        } else {
+            sum += x;
+        }
+    };
+    chunk sum = {};
+    if (i < chunks)
+#pragma unroll 16
+        for (int s = q; s < splits; s += REDUCE_GROUPS) add(sum, in[(size_t)s * chunks + i]);
+    group_sums[q][threadIdx.x % REDUCE_COLUMNS] = sum;
+    __syncthreads();
+    if (q == 0 && i < chunks) {
+        for (int g = 1; g < REDUCE_GROUPS; ++g) add(sum, group_sums[g][threadIdx.x]);
+        reinterpret_cast<chunk *>(c)[i] = sum;
+    }
+}
+
+/* Rung 10: where C's tiles leave most SMs idle (256 x 256 x 65536: 4
+ * tiles of 128 x 128 for 132 SMs), the persistent kernel takes tiles times
+ * slices of K as its work items (hgemm_split_k_count: about one item per
+ * SM, each at least 4 k-tiles), each writing its FP32 partial product to
+ * its own m x n slice; a second kernel adds the slices in a fixed order.
+ * No atomics: deterministic, at the price of writing and reading the
+ * partials (splits x m x n x 4 bytes: 8.7 MB at 256 x 256, in L2).
+ * Measured (H100, ratio to cuBLAS at 256 x 256 x 65536 / 1 x 4096 x 4096 /
+ * 16 x 4096 x 4096 / 4096 x 1 x 4096):
+ *   128 x 256 tiles (persistent's), one thread a float4 of C adding all
+ *   66 slices in turn           0.613 / 0.739 / 0.722 / 0.625
+ *   the same, reduce by 8 thread groups a chunk
+ *                               0.739 / 0.765 / 0.744 / 0.656
+ *   128 x 128 tiles, 6 stages (the rung: half the partials, 33 slices at
+ *   256 x 256)                  0.843 / 0.801 / 0.793 / 0.813
+ * The shape is bound by reading A and B (64 MB: cuBLAS streams them at
+ * 2.3 TB/s, 75% of the copy rate; this rung at 1.9 TB/s, 63%); the
+ * partials' round trip through L2 and the second launch are the rest. */
+static void split_k_reduce(const hgemm_problem *p, int splits, cudaStream_t stream)
+{
+    size_t count = (size_t)p->m * p->n;
+    int vector = count % 4 == 0 ? 4 : 1;
+    unsigned blocks = (unsigned)((count / vector + REDUCE_COLUMNS - 1) / REDUCE_COLUMNS);
+    if (vector == 4)
+        split_k_reduce_kernel<4><<<blocks, REDUCE_COLUMNS * REDUCE_GROUPS, 0, stream>>>(p->partials, p->c, count,
+                                                                                        splits);
+    else
+        split_k_reduce_kernel<1><<<blocks, REDUCE_COLUMNS * REDUCE_GROUPS, 0, stream>>>(p->partials, p->c, count,
+                                                                                        splits);
+    CUDA_CHECK_LAUNCH();
+}
+
+extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
+{
+    launch_warp_specialized<128, WS_128_STAGES, true>(p, p->b_rows128, p->partials, p->split_k, stream);
+    split_k_reduce(p, p->split_k, stream);
 }
 
 extern "C" size_t hgemm_sm90a_shared_bytes(hgemm_launcher *rung)
 {
     if (rung == hgemm_tma_mma) return TMA_MMA_SHARED;
     if (rung == hgemm_wgmma) return WGMMA_SHARED;
-    if (rung == hgemm_warp_specialized) return ws_shape<128, WS_128_STAGES>::SHARED_BYTES;
+    if (rung == hgemm_warp_specialized || rung == hgemm_split_k) return ws_shape<128, WS_128_STAGES>::SHARED_BYTES;
     if (rung == hgemm_ws_128x256 || rung == hgemm_persistent) return ws_shape<256, WS_256_STAGES>::SHARED_BYTES;
     return 0;
 }

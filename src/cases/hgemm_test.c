@@ -1,14 +1,17 @@
 /* CPU tests of the HGEMM case: the checker (full and sampled) against the
  * definition of C = A B^T on BF16 values and against planted errors, the
- * BF16 rounding, the padded row stride, the tolerance, and the sizes the
- * case accepts. No GPU needed. */
+ * BF16 rounding, the padded row stride, the tolerance, the sizes the case
+ * accepts, the split-K rung's slice count and the vendor rows' order. No
+ * GPU needed. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cases/hgemm.h"
 #include "harness/bf16.h"
 #include "harness/rng.h"
+#include "harness/runner.h"
 #include "harness/size.h"
 #include "harness/test_util.h"
 #include "harness/validate.h"
@@ -118,10 +121,50 @@ static void test_sizes(void)
     EXPECT(size_ok("4096") && size_ok("4095x4097x4093") && size_ok("1x4096x4096") && size_ok("4096x1x4096"));
     EXPECT(!size_ok("4096x4096"));
     EXPECT(!size_ok("3000000x8x8") && !size_ok("8x8x2000000000"));
-    /* Every default and test size passes its own case's check. */
-    const char *defaults[] = {"4096", "8192", "4095x4097x4093", "1x4096x4096", "4096x1x4096"};
-    for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; ++i) EXPECT(size_ok(defaults[i]));
+    /* Every default and test size passes its own case's check; the decode
+     * and long-K shapes of issue 25 are among the defaults. */
+    ladder_size_list defaults;
+    char err[256];
+    EXPECT(ladder_parse_size_list(hgemm_case.default_size, &defaults, err, sizeof err) == 0);
+    for (int i = 0; i < defaults.count; ++i) EXPECT(hgemm_case.size_error(&defaults.size[i], err, sizeof err) == 0);
     for (int i = 0; hgemm_case.test_sizes[i]; ++i) EXPECT(size_ok(hgemm_case.test_sizes[i]));
+    EXPECT(strstr(hgemm_case.default_size, "16x4096x4096") && strstr(hgemm_case.default_size, "256x256x65536"));
+}
+
+/* The split-K rung's slices: about one tile-slice per SM, at least 4
+ * k-tiles each; none where the tiles fill half the GPU or K is short. */
+static void test_split_k_count(void)
+{
+    EXPECT(hgemm_split_k_count(256, 256, 65536, 132) == 33); /* 4 tiles of 128 x 128 */
+    EXPECT(hgemm_split_k_count(1, 4096, 4096, 132) == 4);     /* 32 tiles */
+    EXPECT(hgemm_split_k_count(4096, 4096, 4096, 132) == 1);  /* 1024 tiles: nothing to split */
+    EXPECT(hgemm_split_k_count(256, 256, 448, 132) == 1);     /* 7 k-tiles: one slice of 4 at most */
+    EXPECT(hgemm_split_k_count(200, 136, 4000, 132) == 15);   /* the test size: 63 k-tiles */
+    const int shapes[][3] = {{256, 256, 65536}, {1, 4096, 4096}, {4096, 1, 4096}, {16, 4096, 4096},
+                             {200, 136, 4000},  {640, 512, 1024}, {130, 300, 1},   {1, 1, 1 << 20}};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; ++i) {
+        int m = shapes[i][0], n = shapes[i][1], k = shapes[i][2];
+        int splits = hgemm_split_k_count(m, n, k, 132), tiles = ((m + 127) / 128) * ((n + 127) / 128);
+        EXPECTF(splits >= 1 && tiles * splits <= 132, "%dx%dx%d: %d slices of %d tiles", m, n, k, splits, tiles);
+        EXPECTF(splits == 1 || (k + 63) / 64 >= HGEMM_SPLIT_MIN_K_TILES * splits, "%dx%dx%d: %d slices", m, n, k,
+                splits);
+    }
+}
+
+/* The vendor rows: cuBLAS last (the baseline), the padded-C reference
+ * before it, flagged as vendor rows too and at the case's own precision, so
+ * that every rung is compared with it. */
+static void test_vendor_rows(void)
+{
+    const ladder_variant *last = &hgemm_case.variants[hgemm_case.variant_count - 1];
+    EXPECT(strcmp(last->name, "cublas") == 0 && (last->flags & LADDER_BASELINE));
+    int reference = ladder_find_variant(&hgemm_case, "cublas_c_aligned");
+    EXPECT(reference >= 0 && reference < hgemm_case.variant_count - 1);
+    if (reference >= 0)
+        EXPECT((hgemm_case.variants[reference].flags & LADDER_BASELINE) && !hgemm_case.variants[reference].precision);
+    for (int i = 0; i < hgemm_case.variant_count; ++i)
+        if (!(hgemm_case.variants[i].flags & LADDER_BASELINE))
+            EXPECTF(i < reference, "rung %d after the vendor rows", i);
 }
 
 int main(void)
@@ -130,5 +173,7 @@ int main(void)
     test_bf16();
     test_ld_and_tolerance();
     test_sizes();
+    test_split_k_count();
+    test_vendor_rows();
     return test_result("hgemm_test");
 }

@@ -8,8 +8,11 @@
 
 #include "cases/sgemm.h"
 #include "harness/rng.h"
+#include "harness/runner.h"
 #include "harness/validate.h"
 #include "harness/test_util.h"
+
+extern const ladder_case sgemm_case;
 
 /* The definition, one element at a time, in double. */
 static void naive_product(const float *a, const float *b, double *c, long long m, long long n, long long k)
@@ -326,6 +329,24 @@ static void test_tf32_tolerance(void)
     free_problem(&p);
 }
 
+/* cuBLAS TF32 is the tf32 rung's reference: a vendor row before the FP32
+ * baseline (last) with the rung's precision note, letter for letter (the
+ * results pair them by it). */
+static void test_tf32_reference(void)
+{
+    int rung = ladder_find_variant(&sgemm_case, "tf32"), reference = ladder_find_variant(&sgemm_case, "cublas_tf32");
+    const ladder_variant *last = &sgemm_case.variants[sgemm_case.variant_count - 1];
+    expect(rung >= 0 && reference >= 0, "tf32 and cublas_tf32 are in the table");
+    if (rung < 0 || reference < 0) return;
+    const ladder_variant *r = &sgemm_case.variants[rung], *ref = &sgemm_case.variants[reference];
+    expect((ref->flags & LADDER_BASELINE) && reference < sgemm_case.variant_count - 1,
+           "cublas_tf32: a vendor row before the baseline");
+    expect(strcmp(last->name, "cublas") == 0 && (last->flags & LADDER_BASELINE) && !last->precision,
+           "the FP32 cuBLAS is the baseline, last");
+    expect(r->precision && ref->precision && strcmp(r->precision, ref->precision) == 0,
+           "cublas_tf32 has the tf32 rung's precision note");
+}
+
 int main(void)
 {
     test_hand_checked();
@@ -338,6 +359,7 @@ int main(void)
     test_shared_bytes();
     test_tf32_split();
     test_tf32_tolerance();
+    test_tf32_reference();
     printf("sgemm_test: %d failed\n", test_failures);
     return test_failures ? 1 : 0;
 }

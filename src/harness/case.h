@@ -26,7 +26,12 @@
 typedef void (*ladder_impl)(void);
 
 enum ladder_variant_flags {
-    LADDER_BASELINE = 1u << 0, /* vendor library or cudaMemcpy: the reference, not a rung */
+    /* Vendor library or cudaMemcpy: the reference, not a rung. The last such
+     * row of a table is the baseline; rows so flagged before it are
+     * references: vendor calls at a rung's reduced precision (cuBLAS TF32)
+     * or with another layout, run and checked as the baseline is, and each
+     * compared with the rungs of its precision ("ratio_to_reference"). */
+    LADDER_BASELINE = 1u << 0,
     LADDER_HOST = 1u << 1,     /* runs on the CPU: timed with a host clock, no L2 flush */
 };
 

@@ -63,6 +63,12 @@ void ladder_device_measure_ceilings(ladder_device *device, int quick);
  * held to them, and for `ladder device`. Nothing before compute
  * capability 8.0. */
 void ladder_device_measure_tensor_ceilings(ladder_device *device, int quick);
+/* The order it measures them in, by their names in the ceilings object:
+ * cuBLAS BF16 before the tensor kernel (device_test pins it), in each of
+ * LADDER_TENSOR_ROUNDS rounds; each ceiling is the best of its rounds. */
+#define LADDER_TENSOR_CEILINGS 2
+#define LADDER_TENSOR_ROUNDS 3
+extern const char *const ladder_tensor_ceiling_order[LADDER_TENSOR_CEILINGS];
 
 /* The best measured bandwidth, GB/s: what bandwidth-bound cases are held to. */
 double ladder_bandwidth_ceiling(const ladder_device *device);

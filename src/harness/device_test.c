@@ -1,4 +1,6 @@
 /* The FP32 lane table behind the theoretical peak: one entry per generation. */
+#include <string.h>
+
 #include "device.h"
 #include "test_util.h"
 
@@ -19,6 +21,12 @@ int main(void)
     EXPECT(ladder_bf16_tensor_flops_per_clock(8, 0) == 2048);
     EXPECT(ladder_bf16_tensor_flops_per_clock(8, 9) == 1024);
     EXPECT(ladder_bf16_tensor_flops_per_clock(7, 5) == 0);
+
+    /* cuBLAS BF16 is measured before the tensor kernel heats the card, in
+     * each of several rounds (each ceiling the best of its rounds). */
+    EXPECT(LADDER_TENSOR_CEILINGS == 2 && LADDER_TENSOR_ROUNDS >= 2);
+    EXPECT(strcmp(ladder_tensor_ceiling_order[0], "cublas_bf16_gflops") == 0);
+    EXPECT(strcmp(ladder_tensor_ceiling_order[1], "tensor_bf16_gflops") == 0);
 
     /* The ridge point is FMA rate over the better bandwidth ceiling. */
     ladder_device d = {0};

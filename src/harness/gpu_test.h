@@ -43,4 +43,14 @@ static inline int open_gpus_or_skip(ladder_device *device, int needed, int *gpus
     return n;
 }
 
+/* LADDER_SKIP_BASELINES=1: the vendor baselines and references are not
+ * run (scripts/gpu-check.sh sets it under racecheck, whose reports inside
+ * cuBLAS's own kernels are NVIDIA's to answer, and whose kernel-name
+ * filter crashed the tool on an H100 with cuBLAS's BF16 kernels). */
+static inline int ladder_skip_baselines(void)
+{
+    const char *v = getenv("LADDER_SKIP_BASELINES");
+    return v && v[0] && v[0] != '0';
+}
+
 #endif

@@ -50,7 +50,7 @@ ladder_record *ladder_results_add(ladder_results *r)
     rec->median_ms = rec->min_ms = rec->max_ms = rec->rel_spread = NAN;
     rec->gbps = rec->gflops = rec->fraction_of_ceiling = NAN;
     rec->fraction_of_bandwidth = rec->fraction_of_fp32 = NAN;
-    rec->speedup = rec->ratio_to_baseline = NAN;
+    rec->speedup = rec->ratio_to_baseline = rec->ratio_to_reference = NAN;
     rec->rel_error = rec->tolerance = rec->sm_clock_mhz = NAN;
     rec->ceiling = "";
     return rec;
@@ -95,17 +95,33 @@ void ladder_results_relate(ladder_results *r, size_t first)
 {
     /* The first rung that ran: variant 0 unless it was skipped at this size
      * (a CPU loop too slow for a large problem, say). */
-    const ladder_record *rung0 = NULL, *baseline = NULL;
+    const ladder_record *rung0 = NULL;
+    ladder_record *baseline = NULL;
     for (size_t i = first; i < r->count; ++i) {
-        const ladder_record *rec = &r->records[i];
+        ladder_record *rec = &r->records[i];
         if (!rung0 && !rec->baseline && has_time(rec)) rung0 = rec;
-        if (rec->baseline && has_time(rec)) baseline = rec;
+        if (rec->baseline) {
+            if (baseline) {
+                baseline->baseline = 0;
+                baseline->reference = 1;
+            }
+            baseline = rec;
+        }
     }
+    if (baseline && !has_time(baseline)) baseline = NULL;
     for (size_t i = first; i < r->count; ++i) {
         ladder_record *rec = &r->records[i];
         if (!has_time(rec)) continue;
         if (rung0) rec->speedup = rung0->median_ms / rec->median_ms;
         if (baseline) rec->ratio_to_baseline = baseline->median_ms / rec->median_ms;
+        if (rec->reference || rec->baseline) continue;
+        for (size_t j = first; j < r->count; ++j) {
+            const ladder_record *ref = &r->records[j];
+            if (ref->reference && has_time(ref) && strcmp(ref->precision, rec->precision) == 0) {
+                rec->ratio_to_reference = ref->median_ms / rec->median_ms;
+                snprintf(rec->reference_variant, sizeof rec->reference_variant, "%s", ref->variant);
+            }
+        }
     }
 }
 
@@ -160,7 +176,7 @@ void ladder_print_table(FILE *out, const ladder_results *r, size_t first)
     if (first >= r->count) return;
     const ladder_record *head = &r->records[first];
     fprintf(out, "\n%s %s  (ceiling: %s)\n", head->case_name, head->size, head->ceiling);
-    int flagged = 0;
+    int flagged = 0, referenced = 0;
     /* A tensor-core case's compute column is its own ceiling, not FP32's. */
     int tensor = strcmp(head->ceiling, "tensor_bf16_gflops") == 0;
     fprintf(out, "%3s  %-26s %10s %7s %9s %9s %6s %6s %8s %8s %9s  %s\n", "#", "variant", "median", "spread",
@@ -168,8 +184,8 @@ void ladder_print_table(FILE *out, const ladder_results *r, size_t first)
     for (size_t i = first; i < r->count; ++i) {
         const ladder_record *rec = &r->records[i];
         char name[80], time[16], spread[16], gbps[16], gflops[16], bandwidth[16], fp32[16], speedup[16], ratio[16],
-            error[16];
-        snprintf(name, sizeof name, "%s%s", rec->variant, rec->baseline ? " *" : "");
+            error[16], against_reference[96] = "";
+        snprintf(name, sizeof name, "%s%s", rec->variant, rec->baseline ? " *" : rec->reference ? " +" : "");
         if (rec->skipped) {
             fprintf(out, "%3d  %-26s skipped: %s\n", rec->index, name, rec->reason);
             continue;
@@ -183,15 +199,22 @@ void ladder_print_table(FILE *out, const ladder_results *r, size_t first)
         format_number(speedup, sizeof speedup, "%.2fx", rec->speedup);
         format_number(ratio, sizeof ratio, "%.3f", rec->ratio_to_baseline);
         format_number(error, sizeof error, "%.1e", rec->rel_error);
-        fprintf(out, "%3d  %-26s %10s %7s %9s %9s %6s %6s %8s %8s %9s  %s%s%s%s%s%s\n", rec->index, name, time, spread,
-                gbps, gflops, bandwidth, fp32, speedup, ratio, error, rec->valid ? "ok" : "FAIL",
+        if (isfinite(rec->ratio_to_reference))
+            snprintf(against_reference, sizeof against_reference, "%s%.3f of %s", rec->precision[0] ? ", " : "  ",
+                     rec->ratio_to_reference, rec->reference_variant);
+        fprintf(out, "%3d  %-26s %10s %7s %9s %9s %6s %6s %8s %8s %9s  %s%s%s%s%s%s%s\n", rec->index, name, time,
+                spread, gbps, gflops, bandwidth, fp32, speedup, ratio, error, rec->valid ? "ok" : "FAIL",
                 rec->throttled ? " throttled" : "", rec->contended ? " contended" : "", rec->noisy ? " noisy" : "",
-                rec->precision[0] ? "  " : "", rec->precision);
+                rec->precision[0] ? "  " : "", rec->precision, against_reference);
         flagged |= rec->throttled || rec->contended || rec->noisy;
+        referenced |= rec->reference;
     }
     fprintf(out, "  * vendor baseline; vs base = baseline time / variant time; spread = interquartile range / median;\n"
                  "  %%bw, %%fp32: of the measured bandwidth and FMA ceilings (the higher one is the limiter)%s\n",
             tensor ? "; %tc: of the\n  measured BF16 tensor-core ceiling, in place of %fp32" : "");
+    if (referenced)
+        fprintf(out, "  + reference: a vendor call beside the baseline (another precision or layout); \"X of NAME\" =\n"
+                     "  that reference's time / the variant's time, for the variants at its precision\n");
     if (flagged)
         fprintf(out, "  throttled: a sample ran under a power or thermal slowdown; contended: another process held the\n"
                      "  GPU meanwhile; noisy: the spread stayed above %.0f%% at the time cap. Their medians are not to\n"
@@ -383,6 +406,10 @@ static void emit_record(FILE *out, const ladder_record *rec)
     FIELD_NUM("fraction_of_fp32", rec->fraction_of_fp32);
     FIELD_NUM("speedup", rec->speedup);
     FIELD_NUM("ratio_to_baseline", rec->ratio_to_baseline);
+    FIELD_BOOL("reference", rec->reference);
+    if (rec->reference_variant[0]) FIELD_STR("reference_variant", rec->reference_variant);
+    else fprintf(out, ", \"reference_variant\": null");
+    FIELD_NUM("ratio_to_reference", rec->ratio_to_reference);
     FIELD_NUM("rel_error", rec->rel_error);
     FIELD_NUM("tolerance", rec->tolerance);
     if (rec->precision[0]) FIELD_STR("precision", rec->precision);
@@ -501,7 +528,7 @@ static int emit_csv_job(FILE *out, const void *context, char *err, size_t err_le
     const json_job *job = context;
     fputs("device,case,variant,index,size,baseline,host,skipped,samples,median_ms,min_ms,max_ms,rel_spread,"
           "bytes,flops,gbps,gflops,ceiling,fraction_of_ceiling,fraction_of_bandwidth,fraction_of_fp32,speedup,ratio_to_baseline,rel_error,valid,"
-          "throttled,contended,noisy,precision,sm_clock_mhz,kernels",
+          "throttled,contended,noisy,precision,reference,reference_variant,ratio_to_reference,sm_clock_mhz,kernels",
           out);
     for (size_t f = 0; f < COUNTER_FIELD_COUNT; ++f) fprintf(out, ",%s", counter_fields[f].name);
     fputc('\n', out);
@@ -527,6 +554,9 @@ static int emit_csv_job(FILE *out, const void *context, char *err, size_t err_le
         csv_number(out, rec->rel_error);
         fprintf(out, ",%d,%d,%d,%d,", rec->valid, rec->throttled, rec->contended, rec->noisy);
         csv_string(out, rec->precision); /* empty at the case's own precision */
+        fprintf(out, ",%d,", rec->reference);
+        csv_string(out, rec->reference_variant); /* empty where there is no reference */
+        csv_number(out, rec->ratio_to_reference);
         csv_number(out, rec->sm_clock_mhz);
         emit_csv_counters(out, rec);
         fputc('\n', out);

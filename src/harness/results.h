@@ -33,6 +33,7 @@ typedef struct ladder_record {
     int index;               /* position in the case's ladder */
     char size[64];           /* canonical size text, "8192x8192" */
     int baseline, host;      /* vendor-library record; CPU variant */
+    int reference;           /* a vendor call beside the baseline (case.h): compared with, not the baseline */
     int skipped;
     char reason[200];        /* why skipped */
     char precision[48];      /* the variant's precision note, "" for none */
@@ -45,6 +46,10 @@ typedef struct ladder_record {
     double fraction_of_fp32;      /* gflops / the FMA ceiling;      whichever is higher limits */
     double speedup;          /* the first rung that ran (variant 0 unless skipped): its median over this one */
     double ratio_to_baseline;/* baseline's median over this median: > 1 is faster */
+    /* The reference of the record's own precision and, where there is one,
+     * its median over this one (NaN and "" where none). */
+    double ratio_to_reference;
+    char reference_variant[64];
     double rel_error, tolerance;
     int valid;
     int throttled;           /* any sample throttled */
@@ -83,8 +88,11 @@ void ladder_add_summary(ladder_results *results, const char *name, double value,
 int ladder_record_usable(const ladder_record *rec);
 void ladder_results_free(ladder_results *results);
 
-/* Fill speedup and ratio_to_baseline for the records of one case, [first, count),
- * which are in ladder order. */
+/* Fill speedup, ratio_to_baseline and ratio_to_reference for the records of
+ * one case, [first, count), which are in ladder order. The last record marked
+ * baseline is the baseline; those before it are references (case.h): each
+ * becomes reference, not baseline, and is compared with the records of its
+ * precision. */
 void ladder_results_relate(ladder_results *results, size_t first);
 
 /* Terminal table of one case's records [first, count). */

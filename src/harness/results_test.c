@@ -74,6 +74,33 @@ int main(void)
     EXPECT_NEAR(later.records[2].ratio_to_baseline, 0.5, 1e-12);
     ladder_results_free(&later);
 
+    /* Baseline rows before the last are references: each compared with the
+     * rungs of its own precision; the last stays the baseline of all. */
+    ladder_results refs = {0};
+    add(&refs, "fp32", 0, 4.0, 0, 0);
+    add(&refs, "tf32", 1, 1.0, 0, 0);
+    add(&refs, "library_tf32", 2, 0.5, 1, 0);
+    add(&refs, "library", 3, 2.0, 1, 0);
+    snprintf(refs.records[1].precision, sizeof refs.records[1].precision, "TF32");
+    snprintf(refs.records[2].precision, sizeof refs.records[2].precision, "TF32");
+    ladder_results_relate(&refs, 0);
+    EXPECT(refs.records[2].reference && !refs.records[2].baseline);
+    EXPECT(refs.records[3].baseline && !refs.records[3].reference);
+    EXPECT_NEAR(refs.records[1].ratio_to_baseline, 2.0, 1e-12);
+    EXPECT_NEAR(refs.records[1].ratio_to_reference, 0.5, 1e-12);
+    EXPECT(strcmp(refs.records[1].reference_variant, "library_tf32") == 0);
+    EXPECT(isnan(refs.records[0].ratio_to_reference) && refs.records[0].reference_variant[0] == 0);
+    EXPECT(isnan(refs.records[2].ratio_to_reference) && isnan(refs.records[3].ratio_to_reference));
+    char *ref_table = NULL;
+    size_t ref_table_len = 0;
+    FILE *ref_out = open_memstream(&ref_table, &ref_table_len);
+    ladder_print_table(ref_out, &refs, 0);
+    fclose(ref_out);
+    EXPECT(strstr(ref_table, "ok  TF32, 0.500 of library_tf32\n") != NULL);
+    EXPECT(strstr(ref_table, "library_tf32 +") != NULL && strstr(ref_table, "library *") != NULL);
+    free(ref_table);
+    ladder_results_free(&refs);
+
     /* --ncu counters on one record; a counter no kernel reported is NaN. */
     r.records[1].has_counters = 1;
     r.records[1].counters = (ladder_counters){.kernels = 2, .duration_ms = 0.5, .dram_bytes_read = 1.5e9,
@@ -133,7 +160,7 @@ int main(void)
              "res = doc[\"results\"]\n"
              "assert len(res) == 4\n"
              "need = \"case variant index size samples median_ms min_ms max_ms rel_spread bytes flops gbps gflops "
-             "fraction_of_ceiling fraction_of_bandwidth fraction_of_fp32 ratio_to_baseline baseline rel_error valid throttled skipped reason\".split()\n"
+             "fraction_of_ceiling fraction_of_bandwidth fraction_of_fp32 ratio_to_baseline reference reference_variant ratio_to_reference baseline rel_error valid throttled skipped reason\".split()\n"
              "for rec in res:\n"
              "    missing = [k for k in need if k not in rec]\n"
              "    assert not missing, missing\n"
@@ -143,6 +170,7 @@ int main(void)
              "assert res[0][\"reason\"] is None\n"
              "assert res[1][\"precision\"] == \"TF32 (reduced precision)\" and res[0][\"precision\"] is None\n"
              "assert res[0][\"counters\"] is None\n"
+             "assert res[0][\"reference\"] is False and res[0][\"reference_variant\"] is None and res[0][\"ratio_to_reference\"] is None\n"
              "assert res[0][\"contended\"] is True and res[1][\"contended\"] is False\n"
              "assert res[1][\"noisy\"] is True and res[0][\"noisy\"] is False\n"
              "assert doc[\"complete\"] is False and doc[\"running_case\"] is None and doc[\"stopped_by\"] is None\n"
@@ -199,6 +227,7 @@ int main(void)
              "assert rows[0][\"kernels\"] == \"\" and rows[1][\"shared_load_wavefronts_per_instruction\"] == \"\"\n"
              "assert rows[0][\"contended\"] == \"1\" and rows[1][\"noisy\"] == \"1\" and rows[1][\"contended\"] == \"0\"\n"
              "assert rows[1][\"precision\"] == \"TF32 (reduced precision)\" and rows[0][\"precision\"] == \"\"\n"
+             "assert rows[0][\"reference\"] == \"0\" and rows[0][\"reference_variant\"] == \"\" and rows[0][\"ratio_to_reference\"] == \"\"\n"
              "' %s",
              path);
     EXPECT(system(command) == 0);
