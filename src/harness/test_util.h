@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <time.h>
 
 static int test_failures;
 
@@ -43,6 +44,13 @@ static inline void expect(int ok, const char *what)
 {
     printf("%-78s %s\n", what, ok ? "ok" : "FAIL");
     if (!ok) ++test_failures;
+}
+
+/* For the tests that watch something happen over time (the watchdog). */
+static inline void test_sleep_ms(long ms)
+{
+    struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&t, NULL);
 }
 
 static inline int test_result(const char *name)

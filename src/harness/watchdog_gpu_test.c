@@ -146,19 +146,6 @@ static int run_child(const char *json_path)
     return 0;
 }
 
-static void sleep_ms(long ms)
-{
-    struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
-    nanosleep(&t, NULL);
-}
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static char *read_file(const char *path)
 {
     FILE *f = fopen(path, "rb");
@@ -182,7 +169,7 @@ int main(int argc, char **argv)
     snprintf(json, sizeof json, "%s/run.json", dir);
     snprintf(log, sizeof log, "%s/child.log", dir);
 
-    double start = now_s();
+    double start = ladder_now_seconds();
     pid_t pid = fork();
     if (pid == 0) {
         if (!freopen(log, "w", stderr) || dup2(fileno(stderr), STDOUT_FILENO) < 0) _exit(127);
@@ -195,15 +182,15 @@ int main(int argc, char **argv)
     /* The test's own bound: a watchdog that never trips must not hang ctest. */
     int status = 0;
     while (waitpid(pid, &status, WNOHANG) == 0) {
-        if (now_s() - start > 120) {
+        if (ladder_now_seconds() - start > 120) {
             kill(pid, SIGKILL);
             waitpid(pid, &status, 0);
             EXPECTF(0, "the child was still running after 120 s: the watchdog did not stop it");
             break;
         }
-        sleep_ms(20);
+        test_sleep_ms(20);
     }
-    double took = now_s() - start;
+    double took = ladder_now_seconds() - start;
     const char *out = read_file(log);
     printf("child exited after %.1f s; its output:\n%s", took, out);
 

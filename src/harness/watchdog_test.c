@@ -13,6 +13,7 @@
 
 #include "check.h"
 #include "test_util.h"
+#include "timing.h"
 #include "watchdog.h"
 
 static void test_limits(void)
@@ -57,19 +58,6 @@ static void hook_prints(const char *message)
     printf("hook saw (hung %d): %s\n", hung_flag, message);
 }
 
-static void sleep_ms(long ms)
-{
-    struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
-    nanosleep(&t, NULL);
-}
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 typedef struct child_result {
     int status;
     double seconds;
@@ -82,7 +70,7 @@ static child_result in_child(void (*body)(void))
     char path[] = "/tmp/watchdog_test_XXXXXX";
     int fd = mkstemp(path);
     child_result r = {0};
-    double start = now_s();
+    double start = ladder_now_seconds();
     pid_t pid = fork();
     if (pid == 0) {
         dup2(fd, STDOUT_FILENO);
@@ -92,7 +80,7 @@ static child_result in_child(void (*body)(void))
         _exit(0);
     }
     waitpid(pid, &r.status, 0);
-    r.seconds = now_s() - start;
+    r.seconds = ladder_now_seconds() - start;
     lseek(fd, 0, SEEK_SET);
     ssize_t n = read(fd, r.output, sizeof r.output - 1);
     r.output[n > 0 ? n : 0] = '\0';
@@ -121,11 +109,11 @@ static void finishes(void)
     ladder_watchdog_watch(&watch);
     for (int i = 0; i < 3; ++i) {
         ladder_watchdog_arm("timed sample");
-        sleep_ms(50);
+        test_sleep_ms(50);
         ladder_watchdog_disarm();
     }
     printf("longest %.3f\n", watch.longest_s);
-    sleep_ms(800);
+    test_sleep_ms(800);
     printf("survived\n");
 }
 
@@ -141,7 +129,7 @@ static void environment_off(void)
 {
     setenv(LADDER_HANG_TIMEOUT_ENV, "0", 1);
     ladder_watchdog_arm("checked run");
-    sleep_ms(600);
+    test_sleep_ms(600);
     printf("survived\n");
 }
 
