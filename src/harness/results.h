@@ -52,6 +52,11 @@ typedef struct ladder_record {
     int contended;           /* another process held the GPU while this was measured (contention.h) */
     int noisy;               /* the spread stayed above LADDER_NOISY_SPREAD: the median is not to be trusted */
     double sm_clock_mhz;
+    /* The board's energy over the rung run back to back (energy.h): joules
+     * per run, average watts, the time per run back to back, work per joule;
+     * NAN where not measured, energy_reason saying why ("" when measured). */
+    double energy_j, power_w, energy_ms_per_run, gflop_per_j, gb_per_j;
+    char energy_reason[120];
     int has_counters;        /* --ncu profiled this variant */
     ladder_counters counters;
 } ladder_record;

@@ -8,6 +8,7 @@
 
 #include "check.h"
 #include "contention.h"
+#include "energy.h"
 #include "ncu.h"
 #include "progress.h"
 #include "stop.h"
@@ -75,6 +76,26 @@ static void fill_performance(ladder_record *rec, const ladder_case *c, void *sta
         rec->fraction_of_ceiling = d->ceilings.tensor_bf16_gflops > 0 ? rec->gflops / d->ceilings.tensor_bf16_gflops : NAN;
 }
 
+/* The board's energy over the rung alone, run back to back after its timing
+ * (energy.h); a CPU variant or a case spread over several GPUs has none that
+ * one board's counter can hold. */
+static void fill_energy(ladder_record *rec, const ladder_case *c, void *state, const ladder_variant *v,
+                        variant_launch *launch)
+{
+    ladder_work work = c->variant_work ? c->variant_work(state, v) : c->work(state);
+    ladder_energy e = rec->host ? ladder_energy_missing("a CPU variant: the board's energy is not its own")
+                      : c->spans_gpus ? ladder_energy_missing("the case runs on several GPUs; one board's counter "
+                                                              "does not hold its energy")
+                                      : ladder_energy_measure(launch_variant, launch, rec->median_ms, work.flops,
+                                                              work.bytes);
+    rec->energy_j = e.joules_per_run;
+    rec->power_w = e.watts;
+    rec->energy_ms_per_run = e.ms_per_run;
+    rec->gflop_per_j = e.gflop_per_j;
+    rec->gb_per_j = e.gb_per_j;
+    snprintf(rec->energy_reason, sizeof rec->energy_reason, "%s", e.reason ? e.reason : "");
+}
+
 /* The device object's name of a case's ceiling (results' "ceiling"). */
 static const char *ceiling_name(ladder_ceiling_kind kind)
 {
@@ -118,6 +139,8 @@ static void run_variant(const ladder_case *c, void *state, int index, const ladd
     };
     ladder_timing t = rec->host ? ladder_time_host(launch_variant, &launch, &timing)
                                 : ladder_time_device(launch_variant, &launch, &timing);
+    rec->median_ms = t.ms.median;
+    fill_energy(rec, c, state, v, &launch);
 
     ladder_check after = ladder_validate_variant(c, state, v, (*seed)++);
     others += ladder_contention_poll();
