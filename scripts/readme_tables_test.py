@@ -33,6 +33,11 @@ def main():
     cheat = next(r for r in doc["results"] if r["case"] == "reduce" and not r["baseline"] and not r["skipped"]
                  and r["ratio_to_baseline"] is not None)
     cheat.update(variant="reduced_precision_rung", ratio_to_baseline=99.0, precision="FP8 (reduced precision)")
+    # Energy on transpose's rungs: the page gains W and GB/J columns, the README the best rung's and
+    # the baseline's GB/J; reduce has none and shows none.
+    for r in doc["results"]:
+        if r["case"] == "transpose" and not r["skipped"]:
+            r.update(energy_j=0.05, power_w=410.0, gb_per_j=(r["bytes"] or 0) / 0.05 / 1e9, gflop_per_j=None)
     partial = copy.deepcopy(doc)
     partial["device"]["name"] = "Test GPU 2"
     partial["results"] = [r for r in doc["results"] if r["case"] == "transpose"]
@@ -53,6 +58,15 @@ def main():
         check("old" not in text and "\nkept\n" in text, "only the marked section is replaced")
         check("| transpose | 8192x8192 |" in text and "| reduce | 268435456 |" in text, "the best-rung table")
         check("reduced_precision_rung" not in text, "a reduced-precision rung is not a best rung")
+        row = next((l for l in text.splitlines() if l.startswith("| transpose | 8192x8192 |")), "")
+        check("| 10.7 / 10.7 GB/J |" in row, f"the best rung's and the baseline's GB/J: '{row}'")
+        row = next((l for l in text.splitlines() if l.startswith("| reduce | 268435456 |")), "")
+        check(row.count("| - |") >= 1 and "GB/J" not in row, f"a case without energy has '-': '{row}'")
+        h200_page = open(os.path.join(tmp, "docs/results/nvidia-h200.md")).read()
+        check("| vs baseline | W | GB/J | check |" in h200_page and "| 410 | 10.7 |" in h200_page,
+              "transpose's table has the W and GB/J columns")
+        reduce_part = h200_page.split("### reduce")[1]
+        check("| W |" not in reduce_part.split("###")[0], "reduce's table has no energy columns")
         check("reduced_precision_rung" in open(os.path.join(tmp, "docs/results/nvidia-h200.md")).read(),
               "a reduced-precision rung is on its GPU's page")
         check("(docs/results/test-gpu-2.md) (from partial runs: test-gpu-2.json)" in text, "the README says which run is partial")
