@@ -4,14 +4,17 @@
  * The counter does not count continuously: on an H100 it moves once every
  * 100 ms, by that period's energy, and one reading takes about 3.4 ms. A
  * window read at two arbitrary moments would be wrong by up to a period at
- * each end, so a rung's window runs from one update of the counter to the
- * next while the rung alone runs back to back (no L2 flush between): then
- * the difference is exactly the energy of that stretch of the rung. A
- * thread reads the counter back to back meanwhile, so the launches never
- * wait for NVML; the length of the window is the number of update periods
- * between the two updates times the period measured at the start of the run
- * (the updates are periodic; a reading's own 3.4 ms would blur a host
- * clock's view of them).
+ * each end; a window from one update to the next holds exactly the energy
+ * of that period. So after a ladder has been timed, its GPU rungs run back
+ * to back (no L2 flush between launches), one after another, each for one
+ * update period (two or more for launches over 5 ms), the switch from one
+ * rung to the next placed on an update of the counter. A thread reads the
+ * counter meanwhile; the updates, periodic, are fitted with a line, which
+ * places them far better than a 3.4 ms reading does; each period's energy
+ * goes to the rung that ran it, less the few percent that a neighbouring
+ * rung ran at its edges, at that rung's own power. One rung alone would
+ * wait half a period on average for the first update before its own; in a
+ * chain only the first rung waits.
  *
  * Where the counter is missing, stands still, goes backwards (or wraps) or
  * moves by too little to resolve the figure, every field stays empty with
@@ -49,40 +52,54 @@ typedef struct ladder_energy_reading {
 /* A thread that reads the counter back to back from start to stop. */
 typedef struct ladder_energy_poller ladder_energy_poller;
 ladder_energy_poller *ladder_energy_poller_start(const ladder_energy_counter *counter);
-/* The readings so far, up to max, oldest first; returns how many. */
-size_t ladder_energy_poller_readings(ladder_energy_poller *poller, ladder_energy_reading *out, size_t max);
+/* The readings from the first-th on, up to max, oldest first; returns how many. */
+size_t ladder_energy_poller_readings(ladder_energy_poller *poller, size_t first, ladder_energy_reading *out,
+                                     size_t max);
 void ladder_energy_poller_stop(ladder_energy_poller *poller);
 
 /* ---- what the readings say (no GPU, no clock: the tests feed them) ---- */
 
-/* A counter that moves by fewer millijoules than this over a window is too
+/* A counter that moves by fewer millijoules than this over a period is too
  * coarse to resolve it to 1 %. */
 #define LADDER_ENERGY_MIN_MJ 100ull
 /* Updates further apart than this make a rung's window too long to be worth it. */
 #define LADDER_ENERGY_MAX_PERIOD_S 0.5
+/* A rung owns an update period it ran for at least this fraction of. */
+#define LADDER_ENERGY_OWNED 0.8
 
-typedef enum ladder_energy_state {
-    LADDER_ENERGY_PENDING, /* the second update has not come yet */
-    LADDER_ENERGY_DONE,
-    LADDER_ENERGY_FAILED,  /* reason says why */
-} ladder_energy_state;
+/* An update of the counter: the number of periods since the first one,
+ * when the readings saw it (the midpoint of the two readings around it),
+ * and the value from then on. */
+typedef struct ladder_energy_update {
+    long index;
+    double seen_s;
+    unsigned long long mj;
+} ladder_energy_update;
 
-/* The stretch from one update of the counter to a later one. */
-typedef struct ladder_energy_span {
-    ladder_energy_state state;
-    double joules, seconds;
-    int periods;        /* update periods spanned; 0 where the period was not known */
-    const char *reason; /* FAILED: why, one phrase, the same text every time */
-} ladder_energy_span;
+/* The updates in readings [from, count) (reading `from` is the reference;
+ * only changes after it count), numbered on from `*previous` (NULL: the
+ * first is 0) with the period `period_s`. Returns how many were written to
+ * out (at most max), or -1 with the reason when a reading failed or the
+ * counter went backwards (or wrapped). */
+int ladder_energy_find_updates(const ladder_energy_reading *readings, size_t from, size_t count, double period_s,
+                               const ladder_energy_update *previous, ladder_energy_update *out, int max,
+                               const char **reason);
 
-/* From the readings whose call began at or after after_s: the first update
- * of the counter and the next one (updates_wanted = 2), or the first and the
- * last of at least updates_wanted. period_s (0: unknown) turns the host
- * clock's view of the two updates into a whole number of periods. FAILED
- * when a reading failed, the counter went backwards, it stood still for
- * stall_s after after_s, or it moved by less than LADDER_ENERGY_MIN_MJ. */
-ladder_energy_span ladder_energy_span_of(const ladder_energy_reading *readings, size_t count, double after_s,
-                                         int updates_wanted, double period_s, double stall_s);
+/* The line through the updates' times: update k at first_s + k * period_s
+ * (least squares; with one update, the period given). */
+typedef struct ladder_energy_clock {
+    double first_s, period_s;
+} ladder_energy_clock;
+ladder_energy_clock ladder_energy_fit(const ladder_energy_update *updates, int count, double period_s);
+
+/* Each rung's average power. Rung i ran from switch_s[i] to switch_s[i+1]
+ * (rungs + 1 times); period k runs from clock's update k to update k+1 and
+ * holds joules[k] (NAN where an update was not seen). A rung's power comes
+ * from the periods it ran for at least LADDER_ENERGY_OWNED of, less the
+ * parts its neighbours ran, at their own powers. watts[i] is NAN with
+ * reasons[i] set for a rung that owns no period or comes out not positive. */
+void ladder_energy_attribute(ladder_energy_clock clock, const double *joules, int periods, const double *switch_s,
+                             int rungs, double *watts, const char **reasons);
 
 /* The counter's behaviour at idle, from readings over a stretch with the GPU idle. */
 typedef struct ladder_energy_calibration {
@@ -116,12 +133,18 @@ ladder_energy ladder_energy_missing(const char *reason);
 void ladder_energy_open(ladder_device *device, int enabled, const ladder_energy_counter *counter);
 void ladder_energy_close(void);
 
-/* The board's energy over `launch` run back to back, one update of the
- * counter to the next; ms_per_run, the timed median, sizes the batches.
- * flops and bytes are one run's work. When the session has no counter, the
- * reason of its note. A failure's reason is printed once per run. */
-ladder_energy ladder_energy_measure(ladder_launch launch, void *context, double ms_per_run, double flops,
-                                    double bytes);
+/* One rung of a chain: how to launch it, its timed median (which sizes
+ * its batches) and one run's work. */
+typedef struct ladder_energy_rung {
+    ladder_launch launch;
+    void *context;
+    double ms_per_run, flops, bytes;
+} ladder_energy_rung;
+
+/* The board's energy per run of each rung, the rungs run back to back one
+ * after another, as above, into out[0..n). Where the session has no
+ * counter, its note's reason; a failure's reason is said once per run. */
+void ladder_energy_measure_ladder(const ladder_energy_rung *rungs, int n, ladder_energy *out);
 
 /* A reason said on stderr once per run (the first time it comes). */
 void ladder_energy_say_once(const char *reason);

@@ -83,8 +83,10 @@ int main(void)
     CUDA_CHECK(cudaMalloc((void **)&f.sink, (size_t)f.blocks * f.threads * sizeof(float)));
     double fma_ms = median_ms(&f);
     double started = ladder_now_seconds();
-    ladder_energy fma = ladder_energy_measure(launch_fma, &f, fma_ms, f.flops, 0);
-    printf("FMA window: %.0f ms of wall time for a %.3f ms kernel\n", 1e3 * (ladder_now_seconds() - started), fma_ms);
+    ladder_energy fma;
+    const ladder_energy_rung fma_rung = {launch_fma, &f, fma_ms, f.flops, 0};
+    ladder_energy_measure_ladder(&fma_rung, 1, &fma);
+    printf("FMA alone: %.0f ms of wall time for a %.3f ms kernel\n", 1e3 * (ladder_now_seconds() - started), fma_ms);
     EXPECTF(fma.reason == NULL, "the FMA kernel has no energy: %s", fma.reason ? fma.reason : "");
     expect_plausible("FMA ceiling kernel", fma.watts, fma.joules_per_run, fma.gflop_per_j, &device);
     EXPECT(isnan(fma.gb_per_j)); /* it moves no bytes */
@@ -124,7 +126,8 @@ int main(void)
         failing.mode = WORKING;
         EXPECT(failing.nvml.read_mj(failing.nvml.context, &failing.frozen) == 0);
         failing.mode = faults[i].mode;
-        ladder_energy e = ladder_energy_measure(launch_fma, &f, fma_ms, f.flops, 0);
+        ladder_energy e;
+        ladder_energy_measure_ladder(&fma_rung, 1, &e);
         EXPECTF(e.reason && strstr(e.reason, faults[i].reason), "a counter that %s: '%s'", faults[i].reason,
                 e.reason ? e.reason : "(measured)");
         EXPECT(isnan(e.joules_per_run) && isnan(e.watts) && isnan(e.gflop_per_j));

@@ -1,6 +1,7 @@
-/* CPU tests of the energy module: the window between two updates of the
- * counter from hand-made readings (periodic, jittered, standing still,
- * going backwards, wrapping, failing, too coarse), the idle calibration,
+/* CPU tests of the energy module: the counter's updates found in hand-made
+ * readings (periodic, with a gap, standing still, going backwards,
+ * wrapping, failing), the line through them, each rung's power from the
+ * periods with its neighbours' edges taken off, the idle calibration,
  * the figures' arithmetic, the poller and the session with fake counters:
  * a counter that cannot be trusted gives an empty figure with its reason,
  * never a negative or infinite one. */
@@ -26,79 +27,114 @@ static size_t periodic(ladder_energy_reading *r, size_t n, double gap_s, double 
     return n;
 }
 
-static void test_span_between_updates(void)
+static void test_updates(void)
 {
-    /* 100 ms periods, 3.4 ms readings, 350 W: two updates after 0.03 s. */
+    /* 100 ms periods from 0.05 s, 3.4 ms readings, 350 W. */
     ladder_energy_reading r[200];
     size_t n = periodic(r, 200, 3.4e-3, 3.4e-3, 0.1, 0.05, 350.0, 1000000);
-    ladder_energy_span s = ladder_energy_span_of(r, n, 0.03, 2, 0.1, 0.3);
-    EXPECT(s.state == LADDER_ENERGY_DONE);
-    EXPECT_NEAR(s.joules, 35.0, 1e-9);
-    EXPECT(s.periods == 1);
-    EXPECT_NEAR(s.seconds, 0.1, 1e-12);
-    EXPECT_NEAR(s.joules / s.seconds, 350.0, 1e-6);
-    /* The host clock alone sees the span only to a reading's length. */
-    s = ladder_energy_span_of(r, n, 0.03, 2, 0, 0.3);
-    EXPECT(s.state == LADDER_ENERGY_DONE && s.periods == 0);
-    EXPECT_NEAR(s.seconds, 0.1, 2 * 3.4e-3);
-    /* A period measured 1 % off moves the figure 1 %, not a period. */
-    s = ladder_energy_span_of(r, n, 0.03, 2, 0.101, 0.3);
-    EXPECT(s.periods == 1 && fabs(s.joules / s.seconds - 350.0 / 1.01) < 1e-6);
-    /* An update before the window opens is not in it: after 0.06 s the
-     * first update counted is the one at 0.15 s. */
-    s = ladder_energy_span_of(r, n, 0.06, 2, 0.1, 0.3);
-    EXPECT(s.state == LADDER_ENERGY_DONE);
-    EXPECT_NEAR(s.joules, 35.0, 1e-9);
-    /* Only one update so far: pending, no figure. */
-    s = ladder_energy_span_of(r, 40, 0.03, 2, 0.1, 0.3);
-    EXPECT(s.state == LADDER_ENERGY_PENDING && isnan(s.joules));
-    /* Readings all before the window: pending. */
-    s = ladder_energy_span_of(r, 5, 1.0, 2, 0.1, 0.3);
-    EXPECT(s.state == LADDER_ENERGY_PENDING);
+    ladder_energy_update u[16];
+    const char *why = NULL;
+    int found = ladder_energy_find_updates(r, 0, n, 0.1, NULL, u, 16, &why);
+    EXPECT(found == 7 && why == NULL); /* 0.05, 0.15, ..., 0.65 in 0.68 s */
+    for (int i = 0; i < found; ++i) {
+        EXPECT(u[i].index == i);
+        EXPECT_NEAR(u[i].seen_s, 0.05 + 0.1 * i, 3.4e-3);
+        EXPECT(u[i].mj == 1000000 + 35000ull * (unsigned long long)(i + 1));
+    }
+    /* Found in two looks, the second numbering on from the first. */
+    int first = ladder_energy_find_updates(r, 0, 60, 0.1, NULL, u, 16, &why);
+    int more = ladder_energy_find_updates(r, 59, n, 0.1, &u[first - 1], u + first, 16 - first, &why);
+    EXPECT(first + more == 7 && u[6].index == 6);
+    /* Readings 50 to 109 lost (the thread held up over two updates): the
+     * change across the gap cannot be placed and is left out; the next
+     * update is numbered past both. */
+    ladder_energy_reading gap[140];
+    memcpy(gap, r, 50 * sizeof *r);
+    memcpy(gap + 50, r + 110, 90 * sizeof *r);
+    found = ladder_energy_find_updates(gap, 0, 140, 0.1, NULL, u, 16, &why);
+    EXPECT(found == 5 && u[1].index == 1 && u[2].index == 4 && u[2].mj == 1000000 + 5 * 35000ull);
+
+    /* The line through them: the period and the first update, to well under a reading. */
+    found = ladder_energy_find_updates(r, 0, n, 0.1, NULL, u, 16, &why);
+    ladder_energy_clock clock = ladder_energy_fit(u, found, 0.1);
+    EXPECT_NEAR(clock.period_s, 0.1, 1e-3);
+    EXPECT_NEAR(clock.first_s, 0.05, 2e-3);
+    /* Two updates: the period given, through the first. */
+    clock = ladder_energy_fit(u, 2, 0.098);
+    EXPECT_NEAR(clock.period_s, 0.098, 1e-12);
+    EXPECT_NEAR(clock.first_s, u[0].seen_s, 1e-12);
 }
 
-static void test_span_faults(void)
+static void test_update_faults(void)
 {
     ladder_energy_reading r[200];
+    ladder_energy_update u[16];
+    const char *why = NULL;
     size_t n = periodic(r, 200, 3.4e-3, 3.4e-3, 0.1, 0.05, 350.0, 1000000);
 
-    /* Stands still: every reading the same. Pending until the stall time,
-     * then failed with the reason. */
+    /* Stands still: no update, no figure (the chain's clock then says
+     * "stood still" after three periods). */
     for (size_t i = 0; i < n; ++i) r[i].mj = 5000;
-    ladder_energy_span s = ladder_energy_span_of(r, 50, 0.0, 2, 0.1, 0.3);
-    EXPECT(s.state == LADDER_ENERGY_PENDING);
-    s = ladder_energy_span_of(r, n, 0.0, 2, 0.1, 0.3);
-    EXPECT(s.state == LADDER_ENERGY_FAILED && strstr(s.reason, "stood still") && isnan(s.joules));
+    EXPECT(ladder_energy_find_updates(r, 0, n, 0.1, NULL, u, 16, &why) == 0);
 
-    /* One update, then nothing for longer than the stall time. */
+    /* Goes backwards between two updates. */
     periodic(r, n, 3.4e-3, 3.4e-3, 0.1, 0.05, 350.0, 1000000);
-    for (size_t i = 20; i < n; ++i) r[i].mj = r[19].mj;
-    s = ladder_energy_span_of(r, n, 0.0, 2, 0.1, 0.3);
-    EXPECT(s.state == LADDER_ENERGY_FAILED && strstr(s.reason, "stood still"));
+    r[30].mj = r[29].mj - 1;
+    EXPECT(ladder_energy_find_updates(r, 0, n, 0.1, NULL, u, 16, &why) == -1 && strstr(why, "backwards"));
 
-    /* Goes backwards between the updates. */
-    periodic(r, n, 3.4e-3, 3.4e-3, 0.1, 0.05, 350.0, 1000000);
-    r[30].mj = r[29].mj - 1; /* between the two updates */
-    s = ladder_energy_span_of(r, n, 0.0, 2, 0.1, 0.3);
-    EXPECT(s.state == LADDER_ENERGY_FAILED && strstr(s.reason, "backwards") && isnan(s.joules));
-
-    /* Wraps: the second update lands past 2^64. A wrapped difference would
-     * be a huge positive number of joules; it is refused instead. */
+    /* Wraps past 2^64: a wrapped difference would be a huge positive number
+     * of joules; it is refused instead. */
     periodic(r, n, 3.4e-3, 3.4e-3, 0.1, 0.05, 350.0, ~0ull - 40000);
-    s = ladder_energy_span_of(r, n, 0.0, 2, 0.1, 0.3);
-    EXPECT(s.state == LADDER_ENERGY_FAILED && strstr(s.reason, "backwards"));
+    why = NULL;
+    EXPECT(ladder_energy_find_updates(r, 0, n, 0.1, NULL, u, 16, &why) == -1 && strstr(why, "backwards"));
 
     /* A reading that failed. */
     periodic(r, n, 3.4e-3, 3.4e-3, 0.1, 0.05, 350.0, 1000000);
     r[10].ok = 0;
-    s = ladder_energy_span_of(r, n, 0.0, 2, 0.1, 0.3);
-    EXPECT(s.state == LADDER_ENERGY_FAILED && strstr(s.reason, "failed"));
+    why = NULL;
+    EXPECT(ladder_energy_find_updates(r, 0, n, 0.1, NULL, u, 16, &why) == -1 && strstr(why, "failed"));
+}
 
-    /* Too coarse: 0.5 W over a 100 ms period moves 50 mJ, under the 100 mJ
-     * that resolve 1 %. */
-    periodic(r, n, 3.4e-3, 3.4e-3, 0.1, 0.05, 0.5, 1000000);
-    s = ladder_energy_span_of(r, n, 0.0, 2, 0.1, 0.3);
-    EXPECT(s.state == LADDER_ENERGY_FAILED && strstr(s.reason, "too little"));
+static void test_attribution(void)
+{
+    /* Three rungs at 300, 500 and 200 W, each run for one 100 ms period
+     * from update 0 at t = 1 s; the switches 2 ms late, 1 ms early. */
+    const double watts_true[] = {300.0, 500.0, 200.0};
+    ladder_energy_clock clock = {1.0, 0.1};
+    const double switch_s[] = {0.97, 1.102, 1.199, 1.35};
+    double joules[3];
+    for (int k = 0; k < 3; ++k) {
+        double k0 = 1.0 + 0.1 * k, k1 = k0 + 0.1;
+        joules[k] = 0;
+        for (int i = 0; i < 3; ++i) {
+            double lo = fmax(switch_s[i], k0), hi = fmin(switch_s[i + 1], k1);
+            if (hi > lo) joules[k] += watts_true[i] * (hi - lo);
+        }
+    }
+    double watts[3];
+    const char *reasons[3];
+    ladder_energy_attribute(clock, joules, 3, switch_s, 3, watts, reasons);
+    for (int i = 0; i < 3; ++i) {
+        EXPECT(reasons[i] == NULL);
+        EXPECT_NEAR(watts[i], watts_true[i], 1e-6 * watts_true[i]);
+    }
+    /* Without the neighbours' edges taken off, the 500 W rung would read
+     * 2 % low: the correction is what the test checks. */
+    EXPECT(fabs(joules[1] / 0.1 - 500.0) > 5.0);
+
+    /* A rung that ran for under 80 % of any period owns none: no figure. */
+    const double short_switch[] = {0.97, 1.05, 1.2, 1.35};
+    ladder_energy_attribute(clock, joules, 3, short_switch, 3, watts, reasons);
+    EXPECT(isnan(watts[0]) && reasons[0] && strstr(reasons[0], "placed"));
+    /* A period whose update was not seen holds nothing. */
+    joules[2] = NAN;
+    ladder_energy_attribute(clock, joules, 3, switch_s, 3, watts, reasons);
+    EXPECT(isnan(watts[2]) && reasons[2] != NULL);
+    EXPECT_NEAR(watts[1], 500.0, 0.01 * 500.0); /* its 1 ms edge at 200 W stays in: 0.6 % low */
+    /* Less energy than the neighbours' share: not positive, so no figure. */
+    const double zero[] = {0.0, 0.0, 0.0};
+    ladder_energy_attribute(clock, zero, 3, switch_s, 3, watts, reasons);
+    for (int i = 0; i < 3; ++i) EXPECT(isnan(watts[i]) && reasons[i]);
 }
 
 static void test_calibration(void)
@@ -176,19 +212,23 @@ static void test_poller(void)
     struct timespec wait = {0, 60 * 1000000L};
     nanosleep(&wait, NULL);
     ladder_energy_reading r[4096];
-    size_t n = ladder_energy_poller_readings(p, r, 4096);
+    size_t n = ladder_energy_poller_readings(p, 0, r, 4096);
     ladder_energy_poller_stop(p);
     EXPECTF(n >= 20, "the poller read the counter %zu times in 60 ms", n);
     int ordered = 1;
     for (size_t i = 1; i < n; ++i) ordered &= r[i].start_s >= r[i - 1].end_s && r[i].mj >= r[i - 1].mj && r[i].ok;
     EXPECT(ordered);
-    ladder_energy_span s = ladder_energy_span_of(r, n, r[0].start_s, 2, 0.01, 0.05);
-    EXPECT(s.state == LADDER_ENERGY_DONE);
-    EXPECT_NEAR(s.joules / s.seconds, 100.0, 1e-6);
+    ladder_energy_update u[64];
+    const char *why = NULL;
+    int found = ladder_energy_find_updates(r, 0, n, 0.01, NULL, u, 64, &why);
+    EXPECTF(found >= 4, "%d updates of a 10 ms counter in 60 ms", found);
+    if (found >= 2) EXPECT_NEAR((double)(u[found - 1].mj - u[0].mj) / 1e3 / (u[found - 1].seen_s - u[0].seen_s), 100.0, 10.0);
 }
 
 static void test_session(void)
 {
+    /* Never launched: a session without a counter touches no GPU. */
+    const ladder_energy_rung rung = {NULL, NULL, 1.0, 1e9, 1e9};
     ladder_device d;
     memset(&d, 0, sizeof d);
     /* A working counter: 20 ms periods, 90 W idle. */
@@ -212,22 +252,25 @@ static void test_session(void)
         ladder_energy_open(&d, 1, &bc);
         EXPECTF(strstr(d.energy_note, broken[i].reason), "a broken counter's note: '%s'", d.energy_note);
         EXPECT(isnan(d.idle_power_w) && isnan(d.energy_period_ms));
-        ladder_energy e = ladder_energy_measure(NULL, NULL, 1.0, 1e9, 1e9);
+        ladder_energy e;
+        ladder_energy_measure_ladder(&rung, 1, &e);
         EXPECT(e.reason && strstr(e.reason, broken[i].reason) && isnan(e.joules_per_run) && isnan(e.watts));
     }
     ladder_energy_open(&d, 0, &counter);
     EXPECT(strstr(d.energy_note, "--no-energy"));
-    ladder_energy e = ladder_energy_measure(NULL, NULL, 1.0, 1e9, 1e9);
+    ladder_energy e;
+    ladder_energy_measure_ladder(&rung, 1, &e);
     EXPECT(e.reason && strstr(e.reason, "--no-energy") && isnan(e.joules_per_run));
     ladder_energy_close();
-    e = ladder_energy_measure(NULL, NULL, 1.0, 1e9, 1e9);
+    ladder_energy_measure_ladder(&rung, 1, &e);
     EXPECT(e.reason && isnan(e.joules_per_run));
 }
 
 int main(void)
 {
-    test_span_between_updates();
-    test_span_faults();
+    test_updates();
+    test_update_faults();
+    test_attribution();
     test_calibration();
     test_figures();
     test_poller();

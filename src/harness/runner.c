@@ -76,26 +76,6 @@ static void fill_performance(ladder_record *rec, const ladder_case *c, void *sta
         rec->fraction_of_ceiling = d->ceilings.tensor_bf16_gflops > 0 ? rec->gflops / d->ceilings.tensor_bf16_gflops : NAN;
 }
 
-/* The board's energy over the rung alone, run back to back after its timing
- * (energy.h); a CPU variant or a case spread over several GPUs has none that
- * one board's counter can hold. */
-static void fill_energy(ladder_record *rec, const ladder_case *c, void *state, const ladder_variant *v,
-                        variant_launch *launch)
-{
-    ladder_work work = c->variant_work ? c->variant_work(state, v) : c->work(state);
-    ladder_energy e = rec->host ? ladder_energy_missing("a CPU variant: the board's energy is not its own")
-                      : c->spans_gpus ? ladder_energy_missing("the case runs on several GPUs; one board's counter "
-                                                              "does not hold its energy")
-                                      : ladder_energy_measure(launch_variant, launch, rec->median_ms, work.flops,
-                                                              work.bytes);
-    rec->energy_j = e.joules_per_run;
-    rec->power_w = e.watts;
-    rec->energy_ms_per_run = e.ms_per_run;
-    rec->gflop_per_j = e.gflop_per_j;
-    rec->gb_per_j = e.gb_per_j;
-    snprintf(rec->energy_reason, sizeof rec->energy_reason, "%s", e.reason ? e.reason : "");
-}
-
 /* The device object's name of a case's ceiling (results' "ceiling"). */
 static const char *ceiling_name(ladder_ceiling_kind kind)
 {
@@ -139,8 +119,6 @@ static void run_variant(const ladder_case *c, void *state, int index, const ladd
     };
     ladder_timing t = rec->host ? ladder_time_host(launch_variant, &launch, &timing)
                                 : ladder_time_device(launch_variant, &launch, &timing);
-    rec->median_ms = t.ms.median;
-    fill_energy(rec, c, state, v, &launch);
 
     ladder_check after = ladder_validate_variant(c, state, v, (*seed)++);
     others += ladder_contention_poll();
@@ -159,6 +137,53 @@ static void run_variant(const ladder_case *c, void *state, int index, const ladd
     rec->tolerance = before.tolerance;
     rec->valid = before.passed && after.passed;
     fill_performance(rec, c, state, v, d);
+}
+
+static void set_energy(ladder_record *rec, ladder_energy e)
+{
+    rec->energy_j = e.joules_per_run;
+    rec->power_w = e.watts;
+    rec->energy_ms_per_run = e.ms_per_run;
+    rec->gflop_per_j = e.gflop_per_j;
+    rec->gb_per_j = e.gb_per_j;
+    snprintf(rec->energy_reason, sizeof rec->energy_reason, "%s", e.reason ? e.reason : "");
+}
+
+/* The board's energy of each GPU rung that ran, measured once the whole
+ * ladder is timed: its rungs back to back, one after another (energy.h). A
+ * CPU variant, or a case spread over several GPUs or that prepares each
+ * rung apart, has none that one board's counter can hold in a chain. */
+static void fill_energy(const ladder_case *c, void *state, ladder_results *results, size_t first)
+{
+    size_t n = results->count - first;
+    variant_launch *launches = ladder_host_alloc((n ? n : 1) * sizeof *launches);
+    ladder_energy_rung *rungs = ladder_host_alloc((n ? n : 1) * sizeof *rungs);
+    ladder_energy *energy = ladder_host_alloc((n ? n : 1) * sizeof *energy);
+    size_t *record_of = ladder_host_alloc((n ? n : 1) * sizeof *record_of);
+    int count = 0;
+    for (size_t i = first; i < results->count; ++i) {
+        ladder_record *rec = &results->records[i];
+        if (rec->skipped) continue;
+        if (rec->host) {
+            set_energy(rec, ladder_energy_missing("a CPU variant: the board's energy is not its own"));
+            continue;
+        }
+        if (c->spans_gpus || c->prepare) {
+            set_energy(rec, ladder_energy_missing("the case runs on several GPUs or prepares each rung apart"));
+            continue;
+        }
+        const ladder_variant *v = &c->variants[rec->index];
+        ladder_work work = c->variant_work ? c->variant_work(state, v) : c->work(state);
+        launches[count] = (variant_launch){c, state, v};
+        rungs[count] = (ladder_energy_rung){launch_variant, &launches[count], rec->median_ms, work.flops, work.bytes};
+        record_of[count++] = i;
+    }
+    ladder_energy_measure_ladder(rungs, count, energy);
+    for (int k = 0; k < count; ++k) set_energy(&results->records[record_of[k]], energy[k]);
+    free(launches);
+    free(rungs);
+    free(energy);
+    free(record_of);
 }
 
 static int variant_wanted(const ladder_case *c, const ladder_run_options *o, int selected, int i)
@@ -210,6 +235,7 @@ ladder_status ladder_run_case(const ladder_case *c, const ladder_size *size, con
         snprintf(rec->size, sizeof rec->size, "%s", size_text);
         run_variant(c, state, i, d, o, &seed, rec);
     }
+    if (!ladder_stop_signal()) fill_energy(c, state, results, first);
     ladder_results_relate(results, first);
     /* A ladder cut short by a stop signal has no whole-ladder figures. */
     if (c->summarize && !ladder_stop_signal()) {
