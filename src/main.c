@@ -72,7 +72,7 @@ static const char usage_text[] =
     "  --csv FILE             the same records as CSV\n"
     "  --quiet                no progress line on the terminal\n"
     "  --no-energy            no energy figures: skips the back-to-back launches that measure\n"
-    "                         each rung's energy (about 0.15 s a rung on an H100)\n"
+    "                         each rung's energy (about 0.1 s a rung on an H100)\n"
     "  --ncu                  also profile one launch of each variant with Nsight Compute and\n"
     "                         show its counters (DRAM bytes, sectors per request, bank\n"
     "                         conflicts, occupancy) beside the timings; needs ncu\n"
