@@ -178,6 +178,7 @@ static void fill_energy(const ladder_case *c, void *state, ladder_results *resul
         rungs[count] = (ladder_energy_rung){launch_variant, &launches[count], rec->median_ms, work.flops, work.bytes};
         record_of[count++] = i;
     }
+    if (count) ladder_progress_variant(c->variant_count - 1, c->variant_count, "energy: the rungs back to back");
     ladder_energy_measure_ladder(rungs, count, energy);
     for (int k = 0; k < count; ++k) set_energy(&results->records[record_of[k]], energy[k]);
     free(launches);
