@@ -132,7 +132,7 @@ void ladder_energy_poller_stop(ladder_energy_poller *p)
 static const char stood_still[] = "the energy counter stood still";
 static const char went_backwards[] = "the energy counter went backwards (or wrapped)";
 static const char read_failed[] = "a reading of the energy counter failed";
-static const char too_little[] = "the energy counter moved too little to resolve the window";
+static const char too_little[] = "the energy counter moved too little to resolve a period";
 
 /* The counter moved between readings i-1 and i: at some moment between the
  * first one's start and the second one's end. */
@@ -309,9 +309,9 @@ void ladder_energy_say_once(const char *reason)
     fprintf(stderr, "ladder: energy left empty where %s\n", reason);
 }
 
-/* Readings kept while a window or the calibration runs: one per ~3.4 ms on
- * an H100; 4096 outlast the longest window the stall check allows. */
-#define MAX_READINGS 4096
+/* The readings of the calibration or of a chain: one per ~3.4 ms on an H100,
+ * so 2^16 hold a chain of three minutes (coalescing's 143 rungs take 15 s). */
+#define MAX_READINGS (1 << 16)
 static ladder_energy_reading readings[MAX_READINGS];
 
 void ladder_energy_open(ladder_device *d, int enabled, const ladder_energy_counter *counter)
@@ -341,7 +341,9 @@ void ladder_energy_open(ladder_device *d, int enabled, const ladder_energy_count
         int updates = 0;
         for (size_t i = 1; i < n; ++i) updates += readings[i].mj != readings[i - 1].mj;
         if (cal.usable && updates >= CALIBRATION_UPDATES) break;
-    } while (ladder_now_seconds() - start < 4 * LADDER_ENERGY_MAX_PERIOD_S && (cal.usable || cal.reason == stood_still || cal.reason == too_coarse));
+        /* Not yet enough updates: wait, up to four of the longest periods taken. */
+    } while (ladder_now_seconds() - start < 4 * LADDER_ENERGY_MAX_PERIOD_S &&
+             (cal.usable || cal.reason == stood_still || cal.reason == too_coarse));
     ladder_energy_poller_stop(p);
     if (!cal.usable) {
         snprintf(session.note, sizeof session.note, "%s", cal.reason);
@@ -432,14 +434,13 @@ static int retire(chain *c, double seconds_per_run)
 }
 
 /* Copy the new readings and find the new updates; a fault ends the chain. */
-static ladder_energy_reading chain_readings[1 << 16];
 
 static void look(chain *c)
 {
-    size_t room = sizeof chain_readings / sizeof chain_readings[0] - c->read;
-    c->read += ladder_energy_poller_readings(c->poller, c->read, chain_readings + c->read, room);
+    size_t room = MAX_READINGS - c->read;
+    c->read += ladder_energy_poller_readings(c->poller, c->read, readings + c->read, room);
     if (room == 0) c->failure = stood_still; /* a chain of many minutes: no counter behaves so */
-    while (c->scanned < c->read && chain_readings[c->scanned].start_s < c->started_s) ++c->scanned;
+    while (c->scanned < c->read && readings[c->scanned].start_s < c->started_s) ++c->scanned;
     if (c->scanned + 1 >= c->read) return;
     while (c->update_capacity - c->update_count < (int)(c->read - c->scanned)) {
         c->update_capacity = c->update_capacity ? 2 * c->update_capacity : 256;
@@ -447,7 +448,7 @@ static void look(chain *c)
         if (!c->updates) ladder_die("out of host memory for the energy counter's updates");
     }
     const char *why = NULL;
-    int found = ladder_energy_find_updates(chain_readings, c->scanned, c->read, c->period_s,
+    int found = ladder_energy_find_updates(readings, c->scanned, c->read, c->period_s,
                                            c->update_count ? &c->updates[c->update_count - 1] : NULL,
                                            c->updates + c->update_count, c->update_capacity - c->update_count, &why);
     if (found < 0) {
@@ -458,7 +459,7 @@ static void look(chain *c)
     /* The last reading looked at is the reference for the next look. */
     c->scanned = c->read - 1;
     double last = c->update_count ? c->updates[c->update_count - 1].seen_s : c->started_s;
-    if (chain_readings[c->read - 1].end_s - last > 3 * c->period_s) c->failure = stood_still;
+    if (readings[c->read - 1].end_s - last > 3 * c->period_s) c->failure = stood_still;
 }
 
 static ladder_energy_clock chain_clock(const chain *c)
