@@ -7,8 +7,14 @@ than the threshold (default 3 %) and more than either run's measured spread (int
 over median). Per case, the geometric mean of B/A, beside the ratio of the two documents' measured
 ceilings (bandwidth, FP32 FMA, cuBLAS SGEMM), so that a rung that scales with bandwidth shows it.
 
-Exit 0 when nothing got slower beyond noise, 1 when something did, 2 for bad input.
-Usage: compare.py A.json B.json [--threshold PCT] [--json FILE]
+Energy is compared the same way where both records have it: A's joules per run over B's (above 1:
+B spends less), a change beyond noise by the same rule (the threshold and both runs' time spreads,
+the energy being watts times time), and the rungs that got costlier are listed. The exit code stays
+tied to time unless --fail-on-energy is given.
+
+Exit 0 when nothing got slower (or, with --fail-on-energy, costlier) beyond noise, 1 when something
+did, 2 for bad input.
+Usage: compare.py A.json B.json [--threshold PCT] [--json FILE] [--fail-on-energy]
 """
 import argparse
 import json
@@ -61,12 +67,20 @@ def compare(a, b, threshold):
         noise = max(x.get("rel_spread") or 0, y.get("rel_spread") or 0)
         change = abs(ratio - 1)
         beyond = change > threshold and change > noise
+        energy_ratio = energy_verdict = None
+        if (x.get("energy_j") or 0) > 0 and (y.get("energy_j") or 0) > 0:
+            energy_ratio = x["energy_j"] / y["energy_j"]
+            energy_change = abs(energy_ratio - 1)
+            energy_verdict = (("cheaper" if energy_ratio > 1 else "costlier")
+                              if energy_change > threshold and energy_change > noise else "same")
         pairs.append({
             "case": key[0], "size": key[1], "variant": key[2], "baseline": x["baseline"],
             "a_median_ms": x["median_ms"], "b_median_ms": y["median_ms"],
             "a_spread": x.get("rel_spread"), "b_spread": y.get("rel_spread"),
             "ratio": ratio, "beyond_noise": beyond,
             "verdict": ("faster" if ratio > 1 else "slower") if beyond else "same",
+            "a_energy_j": x.get("energy_j"), "b_energy_j": y.get("energy_j"),
+            "energy_ratio": energy_ratio, "energy_verdict": energy_verdict,
             "flags": sorted(set(["A " + f for f in ladder_doc.record_flags(x)] +
                                 ["B " + f for f in ladder_doc.record_flags(y)] +
                                 (["A FAIL"] if not x["valid"] else []) + (["B FAIL"] if not y["valid"] else []))),
@@ -85,7 +99,9 @@ def compare(a, b, threshold):
     return {"threshold": threshold, "ceiling_ratios": ratios, "variants": pairs, "cases": cases,
             "missing_in_b": [list(k) for k in missing], "extra_in_b": [list(k) for k in extra],
             "not_compared": [list(k) + [why] for k, why in not_compared],
-            "regressions": sum(p["verdict"] == "slower" for p in pairs)}
+            "regressions": sum(p["verdict"] == "slower" for p in pairs),
+            "energy_compared": sum(p["energy_ratio"] is not None for p in pairs),
+            "energy_regressions": sum(p["energy_verdict"] == "costlier" for p in pairs)}
 
 
 def time_text(ms):
@@ -112,16 +128,26 @@ def text(a_path, a, b_path, b, result):
     ratios = result["ceiling_ratios"]
     if ratios:
         out.append("ceilings B/A: " + ", ".join(f"{n} {v:.3f}" for n, v in ratios.items()))
+    energy = result["energy_compared"] > 0
     out.append(f"B/A = A's median / B's median (above 1: B is faster); a change counts when it is above "
-               f"{100 * result['threshold']:.1f}% and above both runs' spreads.")
+               f"{100 * result['threshold']:.1f}% and above both runs' spreads."
+               + (" Energy B/A = A's joules per run / B's (above 1: B spends less), by the same rule."
+                  if energy else ""))
     for c in result["cases"]:
         rows = [p for p in result["variants"] if p["case"] == c["case"]]
-        out += ["", f"{c['case']}", f"  {'size':<18} {'variant':<30} {'A median':>10} {'B median':>10} {'B/A':>7}  change"]
+        out += ["", f"{c['case']}", f"  {'size':<18} {'variant':<30} {'A median':>10} {'B median':>10} {'B/A':>7}  "
+                f"{'change':<8}" + (f" {'energy B/A':>10}  energy" if energy else "")]
         for p in rows:
             name = p["variant"] + (" *" if p["baseline"] else "")
             flags = f"  ({', '.join(p['flags'])})" if p["flags"] else ""
-            out.append(f"  {p['size']:<18} {name:<30} {time_text(p['a_median_ms']):>10} {time_text(p['b_median_ms']):>10} "
-                       f"{p['ratio']:>7.3f}  {p['verdict'] if p['verdict'] != 'same' else '-'}{flags}")
+            energy_cells = ""
+            if energy:
+                ratio = f"{p['energy_ratio']:.3f}" if p["energy_ratio"] is not None else "-"
+                verdict = p["energy_verdict"] if p["energy_verdict"] not in (None, "same") else "-"
+                energy_cells = f" {ratio:>10}  {verdict:<8}"
+            out.append((f"  {p['size']:<18} {name:<30} {time_text(p['a_median_ms']):>10} {time_text(p['b_median_ms']):>10} "
+                        f"{p['ratio']:>7.3f}  {p['verdict'] if p['verdict'] != 'same' else '-':<8}"
+                        + energy_cells).rstrip() + flags)
     out += ["", "per case: geometric mean of B/A over the rungs compared, beside the ceilings' B/A", "",
             summary_table(result)]
     for title, keys in (("in A, not in B", result["missing_in_b"]), ("in B, not in A", result["extra_in_b"])):
@@ -134,6 +160,13 @@ def text(a_path, a, b_path, b, result):
                    ", ".join(f"{c} {s} {v} ({why})" for c, s, v, why in result["not_compared"][:20]))
     slower = result["regressions"]
     out.append(f"{slower} rung(s) slower beyond noise" if slower else "nothing slower beyond noise")
+    if energy:
+        costlier = [p for p in result["variants"] if p["energy_verdict"] == "costlier"]
+        out.append(f"energy compared for {result['energy_compared']} rung(s): " +
+                   (f"{len(costlier)} costlier beyond noise: " +
+                    ", ".join(f"{p['case']} {p['size']} {p['variant']} ({p['energy_ratio']:.3f})" for p in costlier[:20]) +
+                    (f" and {len(costlier) - 20} more" if len(costlier) > 20 else "")
+                    if costlier else "nothing costlier beyond noise"))
     return "\n".join(out)
 
 
@@ -165,6 +198,8 @@ def main():
     parser.add_argument("--threshold", type=threshold_arg, default=0.03, metavar="PCT",
                         help="smallest change that counts, in percent (default 3)")
     parser.add_argument("--json", metavar="FILE", help="also write the comparison as JSON")
+    parser.add_argument("--fail-on-energy", action="store_true",
+                        help="exit 1 also when a rung got costlier in energy beyond noise")
     args = parser.parse_args()
     try:
         a = ladder_doc.load(args.a)
@@ -185,7 +220,7 @@ def main():
             print(f"ladder compare: cannot write {args.json}: {e.strerror or e}", file=sys.stderr)
             return 2
     print(text(args.a, a, args.b, b, result))
-    return 1 if result["regressions"] else 0
+    return 1 if result["regressions"] or (args.fail_on_energy and result["energy_regressions"]) else 0
 
 
 if __name__ == "__main__":

@@ -126,6 +126,32 @@ def main():
         check(rc == 0 and "partial: the run was stopped (SIGTERM) while sgemm was running" in out,
               "a partial document is compared and named partial")
 
+        # Energy: a rung 10 % costlier in joules at the same time is reported, the exit code stays
+        # tied to time unless --fail-on-energy; a record without energy is not compared for it.
+        with_energy = copy.deepcopy(base)
+        for r, joules in zip(with_energy["results"], (0.30, 0.15, 0.14)):
+            r["energy_j"] = joules
+        costlier = copy.deepcopy(with_energy)
+        costlier["results"][1]["energy_j"] = 0.165
+        costlier["results"][2]["energy_j"] = None
+        rc, out, err = run(tmp, with_energy, costlier, "--json", os.path.join(tmp, "cmp.json"))
+        check(rc == 0, f"energy alone does not fail the comparison, exit {rc}: {err}")
+        line = next((l for l in out.splitlines() if " fast " in l), "")
+        check("0.909" in line and "costlier" in line, f"the costlier rung's row says so with energy B/A 0.909: '{line}'")
+        line = next((l for l in out.splitlines() if " cub " in l), "")
+        check("costlier" not in line and " - " in line, f"a rung without energy in B has none compared: '{line}'")
+        check("energy compared for 2 rung(s): 1 costlier beyond noise: reduce 1024 fast (0.909)" in out,
+              "the closing energy line names the costlier rung")
+        with open(os.path.join(tmp, "cmp.json")) as f:
+            cmp = json.load(f)
+        check(cmp["energy_regressions"] == 1 and cmp["energy_compared"] == 2, "--json counts the energy regressions")
+        rc, _, _ = run(tmp, with_energy, costlier, "--fail-on-energy")
+        check(rc == 1, f"--fail-on-energy makes the costlier rung exit 1, not {rc}")
+        rc, out, _ = run(tmp, with_energy, with_energy, "--fail-on-energy")
+        check(rc == 0 and "nothing costlier beyond noise" in out, "the same energy twice exits 0")
+        rc, out, _ = run(tmp, base, base)
+        check("energy" not in out, "documents without energy say nothing of it")
+
         # Bad input: exit 2, one line naming the file and the fault; no --json left behind.
         out_json = os.path.join(tmp, "bad.json")
         for bad, expected in (("", "b.json: the file is empty"),

@@ -74,30 +74,42 @@ def condensed(records):
     return kept, note
 
 
+def per_joule(r):
+    """(value, unit) of a record's work per joule in its ceiling's unit: GB/J for a bandwidth-bound case."""
+    if r.get("ceiling") == "bandwidth_gbps":
+        return r.get("gb_per_j"), "GB/J"
+    return r.get("gflop_per_j"), "GFLOP/J"
+
+
 def case_table(records):
     head = records[0]
     records, note = condensed(records)
+    energy = any(r.get("energy_j") is not None for r in records)
+    unit = per_joule(head)[1]
     lines = [
         f"### {head['case']} {head['size']}",
         "",
         *([note, ""] if note else []),
-        "| # | variant | median | spread | GB/s | GFLOP/s | of bandwidth | of FP32 | speedup | vs baseline | check |",
-        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        "| # | variant | median | spread | GB/s | GFLOP/s | of bandwidth | of FP32 | speedup | vs baseline | "
+        + (f"W | {unit} | " if energy else "") + "check |",
+        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|---:|" if energy else "") + "---|",
     ]
     for r in records:
         name = r["variant"] + (" (baseline)" if r["baseline"] else "")
         if r["skipped"]:
-            lines.append(f"| {r['index']} | {name} | skipped: {r.get('reason')} | | | | | | | | |")
+            lines.append(f"| {r['index']} | {name} | skipped: {r.get('reason')} | | | | | | | | |" + (" | |" if energy else ""))
             continue
+        energy_cells = ([number(r.get("power_w"), "{:.0f}"), number(per_joule(r)[0], "{:.3g}")] if energy else [])
         lines.append(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
-                r["index"], name, time_text(r["median_ms"]), number(percent(r.get("rel_spread")), "{:.1f}%"),
+            "| " + " | ".join([
+                str(r["index"]), name, time_text(r["median_ms"]), number(percent(r.get("rel_spread")), "{:.1f}%"),
                 number(r.get("gbps"), "{:.0f}"), number(r.get("gflops"), "{:.0f}"),
                 number(percent(r.get("fraction_of_bandwidth")), "{:.1f}%"),
                 number(percent(r.get("fraction_of_fp32")), "{:.1f}%"),
                 number(r.get("speedup"), "{:.2f}×"), number(r.get("ratio_to_baseline"), "{:.3f}"),
+                *energy_cells,
                 ("ok" if r["valid"] else "FAIL") + "".join(f" ({f})" for f in ladder_doc.record_flags(r)),
-            )
+            ]) + " |"
         )
     if any(r.get("counters") for r in records):
         lines += ["", counters_table(records)]
@@ -219,6 +231,8 @@ def summary(devices, link_dir):
     order = sorted(devices)  # by name: the page does not reshuffle when one GPU gets a newer run
     chosen = {name: newest_per_case(devices[name]["timing"]) for name in order}
     best = {name: best_rungs([r for _, _, r in chosen[name]]) for name in order}
+    baselines = {name: {(r["case"], r["size"]): r for _, _, r in chosen[name] if r["baseline"] and not r["skipped"]}
+                 for name in order}
     keys = []
     for name in order:
         keys += [k for k in best[name] if k not in keys]
@@ -229,17 +243,26 @@ def summary(devices, link_dir):
            "measured BF16 tensor-core rate's and the bandwidth's, named, since its thin shapes are bound by "
            "reading the matrix; sgemm's 3xtf32, on tensor cores at FP32 accuracy, passes FP32's). Rungs of "
            "reduced precision (sgemm's tf32) and vendor reference rows are left out. Ladders that measure an effect "
-           "(coalescing, banks, occupancy, transfers, instructions, textures) have no best rung: see each GPU's page.",
+           "(coalescing, banks, occupancy, transfers, instructions, textures) have no best rung: see each GPU's page. "
+           "Work per joule: the problem's GFLOP (GB for a bandwidth-bound case) over the energy the whole board "
+           "drew while the rung ran back to back, idle power included, for the best rung and the baseline "
+           "(\"How it measures\" says what it includes).",
            "",
-           "| case | size | " + " | ".join(f"{n}: best rung | vs baseline | of ceiling" for n in order) + " |",
-           "|---|---|" + "---|---:|---:|" * len(order)]
+           "| case | size | " + " | ".join(f"{n}: best rung | vs baseline | of ceiling | per joule: best / baseline"
+                                        for n in order) + " |",
+           "|---|---|" + "---|---:|---:|---:|" * len(order)]
     for case, size in keys:
         cells = []
         for name in order:
             r = best[name].get((case, size))
             mark = "".join(f" ({f})" for f in ladder_doc.record_flags(r)) if r else ""
-            cells += ([r["variant"] + mark, number(r["ratio_to_baseline"], "{:.3f}"), ceiling_cell(r)]
-                      if r else ["-", "-", "-"])
+            base = baselines[name].get((case, size))
+            work = "-"
+            if r and (r.get("energy_j") is not None or (base and base.get("energy_j") is not None)):
+                value, unit = per_joule(r)
+                work = f"{number(value, '{:.3g}')} / {number(per_joule(base)[0] if base else None, '{:.3g}')} {unit}"
+            cells += ([r["variant"] + mark, number(r["ratio_to_baseline"], "{:.3f}"), ceiling_cell(r), work]
+                      if r else ["-", "-", "-", "-"])
         out.append(f"| {case} | {size} | " + " | ".join(cells) + " |")
     out.append("")
     for name in order:

@@ -43,6 +43,11 @@ def main():
     padded = copy.deepcopy(thin)
     padded.update(variant="cublas_c_aligned", ratio_to_baseline=5.0, reference=True)
     doc["results"] += [thin, square, padded]
+    # Energy on transpose's rungs: the page gains W and GB/J columns, the README the best rung's and
+    # the baseline's GB/J; reduce has none and shows none.
+    for r in doc["results"]:
+        if r["case"] == "transpose" and not r["skipped"]:
+            r.update(energy_j=0.05, power_w=410.0, gb_per_j=(r["bytes"] or 0) / 0.05 / 1e9, gflop_per_j=None)
     partial = copy.deepcopy(doc)
     partial["device"]["name"] = "Test GPU 2"
     partial["results"] = [r for r in doc["results"] if r["case"] == "transpose"]
@@ -68,6 +73,15 @@ def main():
         check("| hgemm | 4096x4096x4096 | persistent | 1.020 | 75.0% (tensor) |" in text,
               "a square tensor-core shape shows its tensor fraction, named")
         check("cublas_c_aligned" not in text, "a vendor reference row is not a best rung")
+        row = next((l for l in text.splitlines() if l.startswith("| transpose | 8192x8192 |")), "")
+        check("| 10.7 / 10.7 GB/J |" in row, f"the best rung's and the baseline's GB/J: '{row}'")
+        row = next((l for l in text.splitlines() if l.startswith("| reduce | 268435456 |")), "")
+        check(row.count("| - |") >= 1 and "GB/J" not in row, f"a case without energy has '-': '{row}'")
+        h200_page = open(os.path.join(tmp, "docs/results/nvidia-h200.md")).read()
+        check("| vs baseline | W | GB/J | check |" in h200_page and "| 410 | 10.7 |" in h200_page,
+              "transpose's table has the W and GB/J columns")
+        reduce_part = h200_page.split("### reduce")[1]
+        check("| W |" not in reduce_part.split("###")[0], "reduce's table has no energy columns")
         check("reduced_precision_rung" in open(os.path.join(tmp, "docs/results/nvidia-h200.md")).read(),
               "a reduced-precision rung is on its GPU's page")
         check("(docs/results/test-gpu-2.md) (from partial runs: test-gpu-2.json)" in text, "the README says which run is partial")

@@ -5,7 +5,8 @@ A roofline with each ladder drawn as a path from rung to rung in ladder order, e
 (its rung number beside it, its name and figures on hover) under the measured ceilings (copy
 bandwidth, FP32 FMA, cuBLAS SGEMM, the tensor-core rate when the run measured it). Then a section
 per case: the fraction of the ceiling per rung, and its sweeps (offsets, strides, sizes, occupancy
-levels: variants named PREFIX_N) as line plots, the transfer sizes with their fitted line. With two
+levels: variants named PREFIX_N) as line plots, the transfer sizes with their fitted line, and where
+the run measured energy, the work per joule per rung with the board's average watts. With two
 documents, B is drawn dashed and hollow over A. Partial documents, contended, noisy and throttled
 records are marked. Hand-written SVG and a few lines of script: the page opens offline.
 
@@ -380,6 +381,51 @@ def bars(records_by_run, runs):
     return svg("".join(parts), height=height, extra=' class="bars"')
 
 
+def per_joule_key(records):
+    """Work per joule in the unit of the case's ceiling: GB/J for a bandwidth-bound case, GFLOP/J otherwise."""
+    ceiling = next((r.get("ceiling") for r in records if r.get("ceiling")), "")
+    return ("gb_per_j", "GB/J") if ceiling == "bandwidth_gbps" else ("gflop_per_j", "GFLOP/J")
+
+
+def has_energy(records):
+    return any(ladder_doc.finite(r.get("energy_j")) for r in records)
+
+
+def energy_bars(records_by_run, runs):
+    """Work per joule per rung (both runs when there are two), the board's average watts as a label;
+    a rung without energy says why."""
+    key, unit = per_joule_key([r for records in records_by_run for r in records])
+    order = list(dict.fromkeys(r["variant"] for records in records_by_run for r in records))
+    lookup = [{r["variant"]: r for r in records} for records in records_by_run]
+    nruns = len(records_by_run)
+    row = 16 * nruns + 4
+    height = 20 + row * len(order)
+    left, right = 230, WIDTH - 230
+    top = max([r.get(key) or 0 for records in records_by_run for r in records if ladder_doc.finite(r.get(key))] + [1e-30])
+    parts = []
+    for i, name in enumerate(order):
+        y0 = 10 + row * i
+        any_r = next(lk[name] for lk in lookup if name in lk)
+        parts.append(text(left - 6, y0 + 12, f"{any_r['index']}  {name}" + (" *" if any_r["baseline"] else ""), "end"))
+        for k, lk in enumerate(lookup):
+            r = lk.get(name)
+            y = y0 + 16 * k
+            who = f"[{tag(runs, k)}] " if nruns > 1 else ""
+            value = r.get(key) if r else None
+            if not ladder_doc.finite(value):
+                why = "not in this run" if r is None else "skipped" if r["skipped"] else (r.get("energy_reason") or "no energy")
+                parts.append(text(left + 4, y + 12, who + (why if len(why) <= 70 else why[:67] + "…"), extra=' fill="#888"'))
+                continue
+            w = (right - left) * value / top
+            colour = "#999" if r["baseline"] else "#2ca02c"
+            opacity = ' fill-opacity="0.45"' if k else ""
+            label = f"{value:.3g} {unit}, {r['power_w']:.0f} W, {r['energy_j']:.3g} J a run"
+            parts.append(f'<rect class="energy-bar" x="{left}" y="{y + 2}" width="{w:.1f}" height="12" fill="{colour}"'
+                         f'{opacity}><title>{esc(who + name)}: {esc(label)}</title></rect>')
+            parts.append(text(left + w + 4, y + 12, who + label))
+    return svg("".join(parts), height=height, extra=' class="energy"')
+
+
 def time_label(r):
     ms = r["median_ms"]
     t = f"{ms * 1e3:.1f} µs" if ms < 1 else f"{ms:.3f} ms" if ms < 1e3 else f"{ms / 1e3:.2f} s"
@@ -412,6 +458,11 @@ def run_header(label, path, doc):
         bits.append("Measured ceilings: " + esc(", ".join(facts)) + ". ")
     if peaks:
         bits.append("Theoretical: " + esc(", ".join(peaks)) + ". ")
+    if ladder_doc.finite(d.get("idle_power_w")):
+        bits.append(f"Board power limit {d.get('power_limit_w') or 0:,.0f} W, idle {d['idle_power_w']:,.0f} W before "
+                    f"the first case. ")
+    elif d.get("energy_note"):
+        bits.append(f"No energy figures: {esc(d['energy_note'])}. ")
     if isinstance(doc.get("command"), str):
         bits.append(f"Command: <code>{esc(doc['command'])}</code>" +
                     (f", seed {esc(doc['seed'])}" if "seed" in doc else "") + ".")
@@ -500,6 +551,12 @@ def page(runs):
                            "* marks the vendor baseline; red: failed validation; orange outline: contended, noisy or "
                            "throttled.</p>")
                 out.append(bars(rest, runs))
+            if any(has_energy(records) for records in rest):
+                _, unit = per_joule_key([r for records in rest for r in records])
+                out.append(f"<p>Work per joule ({unit}) per rung: the problem's work over the energy the whole board "
+                           "drew while the rung ran back to back (idle power included), with the average watts and "
+                           "the joules per run; * marks the vendor baseline.</p>")
+                out.append(energy_bars(rest, runs))
         out.append("</section>")
     out.append(f"<script>{SCRIPT}</script></body></html>")
     return "\n".join(out)

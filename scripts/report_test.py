@@ -113,6 +113,29 @@ def pages():
         page = open(out, encoding="utf-8").read()
         check(rc == 0 and "BF16 tensor 700,000 GFLOP/s" in page, "the tensor ceiling is drawn and named")
         check("1 record(s) flagged (noisy)" in page, "a noisy record is counted at the top")
+        check('class="energy"' not in page, "a run without energy has no energy chart")
+
+        # Energy: transpose's rungs get a work-per-joule chart in GB/J (its ceiling is bandwidth), one
+        # bar per rung that has energy, the reason where a rung has none; the header names the power.
+        energy = copy.deepcopy(doc)
+        energy["device"].update(power_limit_w=700.0, idle_power_w=121.0, energy_counter_period_ms=100.0,
+                                energy_note=None)
+        transpose = [r for r in energy["results"] if r["case"] == "transpose"]
+        for r in transpose:
+            r.update(energy_j=0.1, power_w=400.0, energy_ms_per_run=0.25, gflop_per_j=None,
+                     gb_per_j=(r.get("bytes") or 0) / 0.1 / 1e9, energy_reason=None)
+        transpose[0].update(energy_j=None, power_w=None, gb_per_j=None, energy_reason="the energy counter stood still")
+        path = os.path.join(tmp, "energy.json")
+        with open(path, "w") as f:
+            json.dump(energy, f)
+        rc, err = report(path, "-o", out)
+        page = open(out, encoding="utf-8").read()
+        section = page.split("id='case-transpose'")[1].split("</section>")[0]
+        check(rc == 0 and 'class="energy"' in section, f"transpose has an energy chart: {err}")
+        check(section.count('class="energy-bar"') == len(transpose) - 1, "one energy bar per rung with energy")
+        check("GB/J, 400 W" in section and "the energy counter stood still" in section,
+              "the bars say GB/J and watts; a rung without energy says why")
+        check("Board power limit 700 W, idle 121 W" in page, "the header names the board's limit and idle power")
         rc, err = report(h200, "-o", os.path.join(tmp, "no/such/dir/r.html"))
         check(rc == 1 and "cannot write" in err and len(err.strip().splitlines()) == 1, f"unwritable output: {err}")
         rc, err = report(h200, h200, h200, "-o", out)

@@ -91,6 +91,8 @@ CUDA_VISIBLE_DEVICES= expect 1 "cannot write" device --json "$tmp/no/such/dir/x.
 image=$(dirname "$0")/../tests/images/gradient_17x11.ppm
 CUDA_VISIBLE_DEVICES= expect 1 "cannot write $tmp/no/dir/out.ppm" blur "$image" "$tmp/no/dir/out.ppm"
 CUDA_VISIBLE_DEVICES= expect 1 "no CUDA device" run transpose --quiet
+CUDA_VISIBLE_DEVICES= expect 1 "no CUDA device" run transpose --no-energy
+expect 0 "--no-energy" --help
 expect 2 "--device needs N, a list such as 0,1, or all" run --device ,
 expect 2 "--device names GPU 1 twice" run --device 0,1,1
 expect 2 "--device needs a whole number" run --device 0,x

@@ -15,6 +15,7 @@
 #include "harness/check.h"
 #include "harness/contention.h"
 #include "harness/device.h"
+#include "harness/energy.h"
 #include "harness/ncu.h"
 #include "harness/occupancy_calc.h"
 #include "harness/progress.h"
@@ -42,9 +43,10 @@ static const char usage_text[] =
     "  report RESULTS.json [B.json] -o REPORT.html\n"
     "                         one HTML page: roofline, a chart per ladder, the sweeps;\n"
     "                         with B.json, the two runs overlaid\n"
-    "  compare A.json B.json [--threshold PCT] [--json FILE]\n"
-    "                         every rung's median in both, B/A, the changes beyond noise;\n"
-    "                         exit 1 when a rung got slower\n"
+    "  compare A.json B.json [--threshold PCT] [--json FILE] [--fail-on-energy]\n"
+    "                         every rung's median (and energy) in both, B/A, the changes beyond\n"
+    "                         noise; exit 1 when a rung got slower (or, with --fail-on-energy,\n"
+    "                         costlier in energy)\n"
     "  occupancy (--cc X.Y | --device N) --threads T [--regs R] [--smem BYTES] [--json]\n"
     "                         resident blocks and warps per SM, the occupancy and what\n"
     "                         limits it; --cc needs no GPU; here --json is a flag that\n"
@@ -70,6 +72,8 @@ static const char usage_text[] =
     "                         it finished, marked incomplete\n"
     "  --csv FILE             the same records as CSV\n"
     "  --quiet                no progress line on the terminal\n"
+    "  --no-energy            no energy figures: skips the back-to-back launches that measure\n"
+    "                         each rung's energy (about 0.1 s a rung on an H100)\n"
     "  --ncu                  also profile one launch of each variant with Nsight Compute and\n"
     "                         show its counters (DRAM bytes, sectors per request, bank\n"
     "                         conflicts, occupancy) beside the timings; needs ncu\n"
@@ -100,6 +104,7 @@ typedef struct cli {
     int seed_given;
     int quick;
     int quiet;
+    int no_energy;
     const char *json_path, *csv_path;
 } cli;
 
@@ -233,6 +238,8 @@ static cli parse_command_line(int argc, char **argv)
             c.quick = 1;
         } else if (strcmp(a, "--quiet") == 0) {
             c.quiet = 1;
+        } else if (strcmp(a, "--no-energy") == 0) {
+            c.no_energy = 1;
         } else if (strcmp(a, "--json") == 0) {
             c.json_path = option_value(argc, argv, &i);
         } else if (strcmp(a, "--csv") == 0) {
@@ -457,6 +464,7 @@ static void open_gpu(const cli *c, int ordinal, ladder_device *device, ladder_ru
     ladder_contention_poll();
     ladder_device_measure_ceilings(device, c->quick);
     if (tensor) ladder_device_measure_tensor_ceilings(device, c->quick);
+    ladder_energy_open(device, !c->no_energy, NULL);
     ladder_print_device(stdout, device);
 }
 
@@ -510,6 +518,7 @@ static int run_on_gpu(const cli *c, int ordinal, int first_gpu, const ladder_cas
         save_document(&doc);
     }
     ladder_results_free(&results);
+    ladder_energy_close();
     ladder_timing_shutdown();
     return invalid;
 }

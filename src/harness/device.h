@@ -43,6 +43,13 @@ typedef struct ladder_device {
     int clocks_readable;     /* NVML answered */
     ladder_ceilings ceilings;
     int ceilings_measured;
+    /* Set when the run opens the energy counter (energy.h, energy_checked):
+     * the enforced board power limit, the idle power measured before the
+     * first case and the counter's update period, NAN where unknown;
+     * energy_note says why the run has no energy figures ("" when it has). */
+    int energy_checked;
+    double power_limit_w, idle_power_w, energy_period_ms;
+    char energy_note[160];
 } ladder_device;
 
 /* FP32 lanes per SM for a compute capability; 0 when unknown. */

@@ -52,6 +52,7 @@ ladder_record *ladder_results_add(ladder_results *r)
     rec->fraction_of_bandwidth = rec->fraction_of_fp32 = NAN;
     rec->speedup = rec->ratio_to_baseline = rec->ratio_to_reference = NAN;
     rec->rel_error = rec->tolerance = rec->sm_clock_mhz = NAN;
+    rec->energy_j = rec->power_w = rec->energy_ms_per_run = rec->gflop_per_j = rec->gb_per_j = NAN;
     rec->ceiling = "";
     return rec;
 }
@@ -155,6 +156,12 @@ void ladder_print_device(FILE *out, const ladder_device *d)
                 ladder_ridge_point(d));
     }
     if (!d->clocks_readable) fprintf(out, "  (NVML not available: SM clock and throttling not recorded)\n");
+    if (d->energy_checked && !d->energy_note[0])
+        fprintf(out, "  energy:      board power limit %.0f W, idle %.0f W before the first case; the energy counter "
+                     "moves every %.0f ms\n",
+                d->power_limit_w, d->idle_power_w, d->energy_period_ms);
+    else if (d->energy_checked)
+        fprintf(out, "  energy:      %s; board power limit %.0f W\n", d->energy_note, d->power_limit_w);
 }
 
 static void format_time(char *buf, size_t len, double ms)
@@ -179,8 +186,14 @@ void ladder_print_table(FILE *out, const ladder_results *r, size_t first)
     int flagged = 0, referenced = 0;
     /* A tensor-core case's compute column is its own ceiling, not FP32's. */
     int tensor = strcmp(head->ceiling, "tensor_bf16_gflops") == 0;
-    fprintf(out, "%3s  %-26s %10s %7s %9s %9s %6s %6s %8s %8s %9s  %s\n", "#", "variant", "median", "spread",
-            "GB/s", "GFLOP/s", "%bw", tensor ? "%tc" : "%fp32", "speedup", "vs base", "error", "check");
+    /* Energy columns where any rung has energy: watts and work per joule,
+     * in the unit of the case's ceiling. */
+    int energy = 0, per_byte = strcmp(head->ceiling, "bandwidth_gbps") == 0;
+    for (size_t i = first; i < r->count; ++i) energy |= isfinite(r->records[i].energy_j);
+    char energy_head[32] = "";
+    if (energy) snprintf(energy_head, sizeof energy_head, " %6s %8s", "W", per_byte ? "GB/J" : "GFLOP/J");
+    fprintf(out, "%3s  %-26s %10s %7s %9s %9s %6s %6s %8s %8s%s %9s  %s\n", "#", "variant", "median", "spread",
+            "GB/s", "GFLOP/s", "%bw", tensor ? "%tc" : "%fp32", "speedup", "vs base", energy_head, "error", "check");
     for (size_t i = first; i < r->count; ++i) {
         const ladder_record *rec = &r->records[i];
         char name[80], time[16], spread[16], gbps[16], gflops[16], bandwidth[16], fp32[16], speedup[16], ratio[16],
@@ -202,8 +215,12 @@ void ladder_print_table(FILE *out, const ladder_results *r, size_t first)
         if (isfinite(rec->ratio_to_reference))
             snprintf(against_reference, sizeof against_reference, "%s%.3f of %s", rec->precision[0] ? ", " : "  ",
                      rec->ratio_to_reference, rec->reference_variant);
-        fprintf(out, "%3d  %-26s %10s %7s %9s %9s %6s %6s %8s %8s %9s  %s%s%s%s%s%s%s\n", rec->index, name, time,
-                spread, gbps, gflops, bandwidth, fp32, speedup, ratio, error, rec->valid ? "ok" : "FAIL",
+        char watts[16], per_joule[16], energy_cells[40] = "";
+        format_number(watts, sizeof watts, "%.0f", rec->power_w);
+        format_number(per_joule, sizeof per_joule, "%.3g", per_byte ? rec->gb_per_j : rec->gflop_per_j);
+        if (energy) snprintf(energy_cells, sizeof energy_cells, " %6s %8s", watts, per_joule);
+        fprintf(out, "%3d  %-26s %10s %7s %9s %9s %6s %6s %8s %8s%s %9s  %s%s%s%s%s%s%s\n", rec->index, name, time,
+                spread, gbps, gflops, bandwidth, fp32, speedup, ratio, energy_cells, error, rec->valid ? "ok" : "FAIL",
                 rec->throttled ? " throttled" : "", rec->contended ? " contended" : "", rec->noisy ? " noisy" : "",
                 rec->precision[0] ? "  " : "", rec->precision, against_reference);
         flagged |= rec->throttled || rec->contended || rec->noisy;
@@ -215,6 +232,10 @@ void ladder_print_table(FILE *out, const ladder_results *r, size_t first)
     if (referenced)
         fprintf(out, "  + reference: a vendor call beside the baseline (another precision or layout); \"X of NAME\" =\n"
                      "  that reference's time / the variant's time, for the variants at its precision\n");
+    if (energy)
+        fprintf(out, "  W: the whole board's average power with the rung run back to back, idle power included;\n"
+                     "  %s: the problem's %s per joule of it\n",
+                per_byte ? "GB/J" : "GFLOP/J", per_byte ? "GB" : "GFLOP");
     if (flagged)
         fprintf(out, "  throttled: a sample ran under a power or thermal slowdown; contended: another process held the\n"
                      "  GPU meanwhile; noisy: the spread stayed above %.0f%% at the time cap. Their medians are not to\n"
@@ -322,6 +343,11 @@ static void emit_device(FILE *out, const ladder_device *d)
         FIELD_NUM("peak_bf16_tensor_gflops", d->peak_bf16_tensor_gflops);
         FIELD_NUM("peak_tf32_tensor_gflops", d->peak_tf32_tensor_gflops);
     }
+    FIELD_NUM("power_limit_w", d->energy_checked ? d->power_limit_w : NAN);
+    FIELD_NUM("idle_power_w", d->energy_checked ? d->idle_power_w : NAN);
+    FIELD_NUM("energy_counter_period_ms", d->energy_checked ? d->energy_period_ms : NAN);
+    if (d->energy_checked && !d->energy_note[0]) fprintf(out, ", \"energy_note\": null");
+    else FIELD_STR("energy_note", d->energy_checked ? d->energy_note : "not measured");
     fprintf(out, ", \"ceilings\": ");
     if (d->ceilings_measured) {
         const ladder_ceilings *c = &d->ceilings;
@@ -421,6 +447,13 @@ static void emit_record(FILE *out, const ladder_record *rec)
     FIELD_BOOL("noisy", rec->noisy);
     FIELD_BOOL("hung", rec->hung);
     FIELD_NUM("sm_clock_mhz", rec->sm_clock_mhz);
+    FIELD_NUM("energy_j", rec->energy_j);
+    FIELD_NUM("power_w", rec->power_w);
+    FIELD_NUM("energy_ms_per_run", rec->energy_ms_per_run);
+    FIELD_NUM("gflop_per_j", rec->gflop_per_j);
+    FIELD_NUM("gb_per_j", rec->gb_per_j);
+    if (rec->energy_reason[0]) FIELD_STR("energy_reason", rec->energy_reason);
+    else fprintf(out, ", \"energy_reason\": null");
     fprintf(out, ", \"counters\": ");
     if (rec->has_counters) emit_counters(out, &rec->counters);
     else fputs("null", out);
@@ -531,7 +564,7 @@ static int emit_csv_job(FILE *out, const void *context, char *err, size_t err_le
           "throttled,contended,noisy,precision,reference,reference_variant,ratio_to_reference,sm_clock_mhz,kernels",
           out);
     for (size_t f = 0; f < COUNTER_FIELD_COUNT; ++f) fprintf(out, ",%s", counter_fields[f].name);
-    fputc('\n', out);
+    fputs(",energy_j,power_w,energy_ms_per_run,gflop_per_j,gb_per_j,energy_reason\n", out);
     for (size_t i = 0; i < job->results->count; ++i) {
         const ladder_record *rec = &job->results->records[i];
         csv_string(out, job->device->name);
@@ -559,6 +592,13 @@ static int emit_csv_job(FILE *out, const void *context, char *err, size_t err_le
         csv_number(out, rec->ratio_to_reference);
         csv_number(out, rec->sm_clock_mhz);
         emit_csv_counters(out, rec);
+        csv_number(out, rec->energy_j);
+        csv_number(out, rec->power_w);
+        csv_number(out, rec->energy_ms_per_run);
+        csv_number(out, rec->gflop_per_j);
+        csv_number(out, rec->gb_per_j);
+        fputc(',', out);
+        csv_string(out, rec->energy_reason);
         fputc('\n', out);
     }
     return 0;

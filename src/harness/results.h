@@ -58,6 +58,11 @@ typedef struct ladder_record {
     int noisy;               /* the spread stayed above LADDER_NOISY_SPREAD: the median is not to be trusted */
     int hung;                /* did not finish within the watchdog's limit (watchdog.h): the run ended there */
     double sm_clock_mhz;
+    /* The board's energy over the rung run back to back (energy.h): joules
+     * per run, average watts, the time per run back to back, work per joule;
+     * NAN where not measured, energy_reason saying why ("" when measured). */
+    double energy_j, power_w, energy_ms_per_run, gflop_per_j, gb_per_j;
+    char energy_reason[120];
     int has_counters;        /* --ncu profiled this variant */
     ladder_counters counters;
 } ladder_record;

@@ -141,6 +141,16 @@ int main(void)
     ladder_run_info info = {.command_line = "ladder run \"transpose\"", .started = 1795313829, .seed = 12345};
     r.records[0].contended = 1;
     r.records[1].noisy = 1;
+    /* Energy on one record, a reason on another; the device's counter worked. */
+    r.records[1].energy_j = 0.5;
+    r.records[1].power_w = 400;
+    r.records[1].energy_ms_per_run = 1.25;
+    r.records[1].gflop_per_j = 60;
+    snprintf(r.records[0].energy_reason, sizeof r.records[0].energy_reason, "the energy counter stood still");
+    d.energy_checked = 1;
+    d.power_limit_w = 700;
+    d.idle_power_w = 121.5;
+    d.energy_period_ms = 100;
     EXPECT(ladder_write_json(path, &d, &r, &info, err, sizeof err) == 0);
 
     /* Parse it back and check the contract's fields and types. */
@@ -173,6 +183,11 @@ int main(void)
              "assert res[0][\"reference\"] is False and res[0][\"reference_variant\"] is None and res[0][\"ratio_to_reference\"] is None\n"
              "assert res[0][\"contended\"] is True and res[1][\"contended\"] is False\n"
              "assert res[1][\"noisy\"] is True and res[0][\"noisy\"] is False\n"
+             "assert res[1][\"energy_j\"] == 0.5 and res[1][\"power_w\"] == 400 and res[1][\"energy_ms_per_run\"] == 1.25\n"
+             "assert res[1][\"gflop_per_j\"] == 60 and res[1][\"gb_per_j\"] is None and res[1][\"energy_reason\"] is None\n"
+             "assert res[0][\"energy_j\"] is None and res[0][\"energy_reason\"] == \"the energy counter stood still\"\n"
+             "assert dev[\"power_limit_w\"] == 700 and dev[\"idle_power_w\"] == 121.5 and dev[\"energy_counter_period_ms\"] == 100\n"
+             "assert dev[\"energy_note\"] is None\n"
              "assert doc[\"complete\"] is False and doc[\"running_case\"] is None and doc[\"stopped_by\"] is None\n"
              "assert doc[\"contention\"] == {\"checked\": False, \"note\": \"no GPU was opened\", \"processes\": []}\n"
              "k = res[1][\"counters\"]\n"
@@ -228,6 +243,8 @@ int main(void)
              "assert rows[0][\"contended\"] == \"1\" and rows[1][\"noisy\"] == \"1\" and rows[1][\"contended\"] == \"0\"\n"
              "assert rows[1][\"precision\"] == \"TF32 (reduced precision)\" and rows[0][\"precision\"] == \"\"\n"
              "assert rows[0][\"reference\"] == \"0\" and rows[0][\"reference_variant\"] == \"\" and rows[0][\"ratio_to_reference\"] == \"\"\n"
+             "assert float(rows[1][\"energy_j\"]) == 0.5 and rows[1][\"gb_per_j\"] == \"\" and rows[1][\"energy_reason\"] == \"\"\n"
+             "assert rows[0][\"energy_j\"] == \"\" and rows[0][\"energy_reason\"] == \"the energy counter stood still\"\n"
              "' %s",
              path);
     EXPECT(system(command) == 0);

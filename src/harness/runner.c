@@ -8,6 +8,7 @@
 
 #include "check.h"
 #include "contention.h"
+#include "energy.h"
 #include "ncu.h"
 #include "progress.h"
 #include "stop.h"
@@ -157,6 +158,66 @@ static void run_variant(const ladder_case *c, void *state, int index, const ladd
     ladder_watchdog_watch(NULL);
 }
 
+static void set_energy(ladder_record *rec, ladder_energy e)
+{
+    rec->energy_j = e.joules_per_run;
+    rec->power_w = e.watts;
+    rec->energy_ms_per_run = e.ms_per_run;
+    rec->gflop_per_j = e.gflop_per_j;
+    rec->gb_per_j = e.gb_per_j;
+    snprintf(rec->energy_reason, sizeof rec->energy_reason, "%s", e.reason ? e.reason : "");
+}
+
+/* The board's energy of each GPU rung that ran, measured once the whole
+ * ladder is timed: its rungs back to back, one after another (energy.h). A
+ * CPU variant, or a case spread over several GPUs or that prepares each
+ * rung apart, has none that one board's counter can hold in a chain. */
+static void fill_energy(const ladder_case *c, void *state, ladder_results *results, size_t first)
+{
+    size_t n = results->count - first;
+    variant_launch *launches = ladder_host_alloc((n ? n : 1) * sizeof *launches);
+    ladder_energy_rung *rungs = ladder_host_alloc((n ? n : 1) * sizeof *rungs);
+    ladder_energy *energy = ladder_host_alloc((n ? n : 1) * sizeof *energy);
+    size_t *record_of = ladder_host_alloc((n ? n : 1) * sizeof *record_of);
+    int count = 0;
+    double expected_s = 0;
+    for (size_t i = first; i < results->count; ++i) {
+        ladder_record *rec = &results->records[i];
+        if (rec->skipped) continue;
+        if (rec->host) {
+            set_energy(rec, ladder_energy_missing("a CPU variant: the board's energy is not its own"));
+            continue;
+        }
+        if (c->spans_gpus || c->prepare) {
+            set_energy(rec, ladder_energy_missing("the case runs on several GPUs or prepares each rung apart"));
+            continue;
+        }
+        const ladder_variant *v = &c->variants[rec->index];
+        ladder_work work = c->variant_work ? c->variant_work(state, v) : c->work(state);
+        launches[count] = (variant_launch){c, state, v};
+        rungs[count] = (ladder_energy_rung){launch_variant, &launches[count], rec->median_ms, work.flops, work.bytes};
+        record_of[count++] = i;
+        /* A counter period or two a rung, longer launches several times their median. */
+        expected_s += 0.25 + 3e-3 * (isfinite(rec->median_ms) ? rec->median_ms : 0);
+    }
+    if (count) {
+        ladder_progress_variant(c->variant_count - 1, c->variant_count, "energy: the rungs back to back");
+        /* The chain waits on the GPU too (watchdog.h): its expected length stands in for the longest stretch. */
+        ladder_watch watch = {c->name, "(every rung back to back, for the energy)", results->records[first].size,
+                              NULL, expected_s, 1};
+        ladder_watchdog_watch(&watch);
+        ladder_watchdog_arm("energy chain");
+        ladder_energy_measure_ladder(rungs, count, energy);
+        ladder_watchdog_disarm();
+        ladder_watchdog_watch(NULL);
+    }
+    for (int k = 0; k < count; ++k) set_energy(&results->records[record_of[k]], energy[k]);
+    free(launches);
+    free(rungs);
+    free(energy);
+    free(record_of);
+}
+
 static int variant_wanted(const ladder_case *c, const ladder_run_options *o, int selected, int i)
 {
     return !o->variant || i == selected || (c->variants[i].flags & LADDER_BASELINE);
@@ -206,6 +267,7 @@ ladder_status ladder_run_case(const ladder_case *c, const ladder_size *size, con
         snprintf(rec->size, sizeof rec->size, "%s", size_text);
         run_variant(c, state, i, d, o, &seed, rec);
     }
+    if (!ladder_stop_signal()) fill_energy(c, state, results, first);
     ladder_results_relate(results, first);
     /* A ladder cut short by a stop signal has no whole-ladder figures. */
     if (c->summarize && !ladder_stop_signal()) {
