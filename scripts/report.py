@@ -108,6 +108,15 @@ def frame(x, y, xlabel, ylabel, xfmt=si, yfmt=si, width=WIDTH, height=HEIGHT, xb
     return parts
 
 
+def vendor(r):
+    """A vendor library's record: the baseline, or a reference beside it (another precision or layout)."""
+    return r["baseline"] or bool(r.get("reference"))
+
+
+def vendor_mark(r):
+    return " *" if r["baseline"] else (" +" if r.get("reference") else "")
+
+
 # ---------------- the roofline ----------------
 
 def roofline_points(doc):
@@ -175,7 +184,7 @@ def roofline(runs, colours):
         for (case, size), rs in ladders.items():
             colour = colours[case]
             rs = sorted(rs, key=lambda r: r["index"])
-            climb = [r for r in rs if not r["baseline"]]
+            climb = [r for r in rs if not vendor(r)]
             group = [f'<g class="ladder" data-case="{esc(case)}" data-run="{k}">']
             if len(climb) > 1:
                 group.append(f'<polyline fill="none" stroke="{colour}" stroke-opacity="0.6" stroke-width="1.2"'
@@ -188,10 +197,10 @@ def roofline(runs, colours):
                          f"{r['gflops']:,.0f} GFLOP/s at {r['flops'] / r['bytes']:.3g} FLOP/B{flags_text(r)}")
                 stroke = FLAG_COLOUR if ladder_doc.record_flags(r) else colour
                 fill = "white" if k else colour
-                shape = (f'<rect x="{px - 4:.1f}" y="{py - 4:.1f}" width="8" height="8"' if r["baseline"] else
+                shape = (f'<rect x="{px - 4:.1f}" y="{py - 4:.1f}" width="8" height="8"' if vendor(r) else
                          f'<circle cx="{px:.1f}" cy="{py:.1f}" r="4"')
                 group.append(f'{shape} class="pt" fill="{fill}" stroke="{stroke}" stroke-width="1.5">'
-                             f'<title>{esc(title)}</title>{"</rect>" if r["baseline"] else "</circle>"}')
+                             f'<title>{esc(title)}</title>{"</rect>" if vendor(r) else "</circle>"}')
                 group.append(text(px + 5, py - 4, r["index"], size=9, extra=f' fill="{colour}"'))
             group.append("</g>")
             parts.append("".join(group))
@@ -226,7 +235,7 @@ def series_of(records):
     out = {}
     for r in records:
         m = SERIES.match(r["variant"])
-        if m and not r["baseline"]:
+        if m and not vendor(r):
             # KiB, MiB and GiB rungs are one series of byte counts.
             name = m["pre"] + ("_SIZE" if m["unit"] else "_N") + m["post"]
             out.setdefault(name, []).append((int(m["num"]) * UNITS[m["unit"]], r))
@@ -349,7 +358,7 @@ def bars(records_by_run, runs):
     for i, name in enumerate(order):
         y0 = 10 + row * i
         any_r = next(lk[name] for lk in lookup if name in lk)
-        parts.append(text(left - 6, y0 + 12, f"{any_r['index']}  {name}" + (" *" if any_r["baseline"] else ""), "end"))
+        parts.append(text(left - 6, y0 + 12, f"{any_r['index']}  {name}" + vendor_mark(any_r), "end"))
         for k, lk in enumerate(lookup):
             r = lk.get(name)
             y = y0 + 16 * k
@@ -363,7 +372,7 @@ def bars(records_by_run, runs):
                                   extra=' fill="#888"'))
                 continue
             f = r.get(key) or 0
-            colour = "#c33" if not r["valid"] else ("#999" if r["baseline"] else "#1f77b4")
+            colour = "#c33" if not r["valid"] else ("#999" if vendor(r) else "#1f77b4")
             flagged = ladder_doc.record_flags(r)
             stroke = f' stroke="{FLAG_COLOUR}" stroke-width="2"' if flagged else ""
             opacity = ' fill-opacity="0.45"' if k else ""
@@ -406,7 +415,7 @@ def energy_bars(records_by_run, runs):
     for i, name in enumerate(order):
         y0 = 10 + row * i
         any_r = next(lk[name] for lk in lookup if name in lk)
-        parts.append(text(left - 6, y0 + 12, f"{any_r['index']}  {name}" + (" *" if any_r["baseline"] else ""), "end"))
+        parts.append(text(left - 6, y0 + 12, f"{any_r['index']}  {name}" + vendor_mark(any_r), "end"))
         for k, lk in enumerate(lookup):
             r = lk.get(name)
             y = y0 + 16 * k
@@ -417,7 +426,7 @@ def energy_bars(records_by_run, runs):
                 parts.append(text(left + 4, y + 12, who + (why if len(why) <= 70 else why[:67] + "…"), extra=' fill="#888"'))
                 continue
             w = (right - left) * value / top
-            colour = "#999" if r["baseline"] else "#2ca02c"
+            colour = "#999" if vendor(r) else "#2ca02c"
             opacity = ' fill-opacity="0.45"' if k else ""
             label = f"{value:.3g} {unit}, {r['power_w']:.0f} W, {r['energy_j']:.3g} J a run"
             parts.append(f'<rect class="energy-bar" x="{left}" y="{y + 2}" width="{w:.1f}" height="12" fill="{colour}"'
@@ -548,8 +557,8 @@ def page(runs):
             if any(rest):
                 out.append("<p>Fraction of the measured ceiling (dashed line) per rung, with the speedup over the "
                            "first rung (or the speedup alone, dashed at 1×, where the rungs have no bytes or flops); "
-                           "* marks the vendor baseline; red: failed validation; orange outline: contended, noisy or "
-                           "throttled.</p>")
+                           "* marks the vendor baseline, + a vendor reference beside it (another precision or layout); "
+                           "red: failed validation; orange outline: contended, noisy or throttled.</p>")
                 out.append(bars(rest, runs))
             if any(has_energy(records) for records in rest):
                 _, unit = per_joule_key([r for records in rest for r in records])
