@@ -168,6 +168,10 @@ static const ladder_variant attention_variants[] = {
                 attention_mma_async, NEEDS_SM80),
     LADDER_RUNG("wgmma_ws", "TMA on mbarriers, wgmma for both products (P from registers), a producer warp and 2 "
                             "consumer warpgroups (setmaxnreg)", SM90A(attention_wgmma_ws), NEEDS_SM90A),
+    LADDER_RUNG("wgmma_overlap", "tile t+1's Q K^T and tile t's P V in flight during t+1's softmax; causal: longest "
+                                 "rows first", SM90A(attention_wgmma_overlap), NEEDS_SM90A),
+    LADDER_RUNG("wgmma_pingpong", "the 2 consumer warpgroups take turns issuing products (named barriers): one's "
+                                  "softmax under the other's wgmma", SM90A(attention_wgmma_pingpong), NEEDS_SM90A),
     LADDER_VARIANT("cudnn", "cuDNN 9 fused scaled-dot-product attention (graph API), BF16, same layout and mask",
                    attention_cudnn_run, 0, LADDER_BASELINE),
 };

@@ -44,8 +44,10 @@ attention_launcher attention_fused_fp32;
 attention_launcher attention_mma;
 attention_launcher attention_mma_async;
 
-/* The Hopper rung (attention_sm90a_kernels.cu), with LADDER_HAVE_SM90A. */
+/* The Hopper rungs (attention_sm90a_kernels.cu), with LADDER_HAVE_SM90A. */
 attention_launcher attention_wgmma_ws;
+attention_launcher attention_wgmma_overlap;
+attention_launcher attention_wgmma_pingpong;
 int attention_encode_tensor_maps(attention_problem *problem, char *err, size_t err_len);
 
 /* Dynamic shared memory a rung asks for at this D (0: none or static). */

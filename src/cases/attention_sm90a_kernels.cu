@@ -1,4 +1,4 @@
-/* Attention rung 6: Hopper. Built only for sm_90a (its own object library,
+/* Attention rungs 6-8: Hopper. Built only for sm_90a (its own object library,
  * as hgemm's Hopper rungs: wgmma and setmaxnreg exist on no other target)
  * and run on compute capability 9.0 only. Q, K and V tiles come from 3D
  * tensor maps ([heads][S][D], attention.h), which fill rows past S with
@@ -43,22 +43,106 @@ __device__ __forceinline__ void tma_load_rows(uint32_t tile, const CUtensorMap &
         tma_load_3d(tile + panel * WS_PANEL_BYTES, &map, 64 * panel, row, head, full);
 }
 
+/* The consumer warpgroups' steps, each on one warpgroup's 64 query rows. */
+
+/* scores (64 x 128 keys, the accumulator layout) = Q K^T: D / 16 wgmma
+ * m64n128k16 with both operands from shared memory, Q's descriptor at the
+ * warpgroup's 64 rows, K's as hgemm's B. Issued, not waited for. */
+template <int D>
+__device__ __forceinline__ void issue_scores(float (&scores)[WS_KEYS / 2], uint32_t q_rows, uint32_t k_tile)
+{
+#pragma unroll
+    for (int i = 0; i < WS_KEYS / 2; ++i) scores[i] = 0.0f;
+    wgmma_fence();
+#pragma unroll
+    for (int step = 0; step < D / 16; ++step) {
+        uint32_t offset = (step / 4) * WS_PANEL_BYTES + 32 * (step % 4);
+        wgmma_m64n128k16_bf16(scores, wgmma_descriptor_sw128(q_rows + offset), wgmma_descriptor_sw128(k_tile + offset));
+    }
+    wgmma_commit();
+}
+
+/* acc (64 x D) += P V: P from registers (the A fragments), V read N-major
+ * through the transposing descriptor. Issued, not waited for. */
+template <int D>
+__device__ __forceinline__ void issue_output(float (&acc)[D / 2], const uint32_t (&pf)[WS_KEYS / 16][4], uint32_t v_tile)
+{
+    wgmma_fence();
+#pragma unroll
+    for (int step = 0; step < WS_KEYS / 16; ++step) {
+        uint64_t v_desc = wgmma_descriptor_sw128_n_major(v_tile + step * 16 * 128, WS_PANEL_BYTES);
+        if constexpr (D == 128)
+            wgmma_m64n128k16_bf16_rs_n_major(acc, pf[step], v_desc);
+        else
+            wgmma_m64n64k16_bf16_rs_n_major(acc, pf[step], v_desc);
+    }
+    wgmma_commit();
+}
+
+/* The online softmax of a finished score tile, in place: the scores become
+ * the probabilities. */
+__device__ __forceinline__ void softmax_tile(float (&scores)[WS_KEYS / 2], float (&m)[2], float (&l)[2],
+                                             float (&alpha)[2], int row0, int key0, int seq, bool causal,
+                                             float scale_log2, int lane)
+{
+#pragma unroll
+    for (int i = 0; i < WS_KEYS / 2; ++i) scores[i] *= scale_log2;
+    bool masked = key0 + WS_KEYS > seq || (causal && key0 + WS_KEYS - 1 > row0);
+    online_softmax(scores, m, l, alpha, masked, row0, key0, seq, causal, lane);
+}
+
+/* P as BF16 A fragments: the accumulator layout of two n8 column groups is
+ * the A layout of one k16 step, per warp, as for mma.sync. */
+__device__ __forceinline__ void to_fragments(const float (&p)[WS_KEYS / 2], uint32_t (&pf)[WS_KEYS / 16][4])
+{
+#pragma unroll
+    for (int step = 0; step < WS_KEYS / 16; ++step) {
+        pf[step][0] = pack_bf16(p[8 * step], p[8 * step + 1]);
+        pf[step][1] = pack_bf16(p[8 * step + 2], p[8 * step + 3]);
+        pf[step][2] = pack_bf16(p[8 * step + 4], p[8 * step + 5]);
+        pf[step][3] = pack_bf16(p[8 * step + 6], p[8 * step + 7]);
+    }
+}
+
+/* How the consumer warpgroups schedule their work: rung 6, 7 and 8. */
+enum ws_schedule {
+    WS_SERIAL,   /* each tile: Q K^T, wait, softmax, P V, wait */
+    WS_OVERLAP,  /* Q K^T of tile t + 1 and P V of tile t in flight during tile t + 1's softmax */
+    WS_PINGPONG, /* WS_OVERLAP, and the two warpgroups take turns issuing their products */
+};
+
+/* Named barriers 1 and 2 (0 is __syncthreads): "consumer warpgroup c may
+ * issue its products", 256 threads (its own 128 wait, the other's 128
+ * arrive). */
+constexpr int WS_TURN_BARRIER = 1;
+
 /* Rung 6: the Hopper path. Warp 0 of warpgroup 0 produces: one thread
  * issues the TMA copies of Q once and of each K and V tile into a 2-stage
  * ring, K and V on barriers of their own, so that Q K^T can start while V
  * still arrives; the warpgroup gives its registers back (setmaxnreg 40).
  * Warpgroups 1 and 2 consume, 64 query rows each, with up to 232
- * registers: S = Q K^T by wgmma m64n128k16 with both operands from shared
- * memory (Q's descriptor at its 64 rows, K's as hgemm's B), the online
- * softmax on the accumulator (the mma.sync layout, per warp), P rounded
- * into wgmma A fragments in registers, and O += P V by wgmma with A from
- * registers and V read N-major through the transposing descriptor. A stage
- * is released as soon as the product that read it is done.
+ * registers: S = Q K^T by wgmma m64n128k16 from shared memory, the online
+ * softmax on the accumulator, P rounded into wgmma A fragments in
+ * registers, and O += P V by wgmma with A from registers and V read
+ * N-major through the transposing descriptor. A stage is released as soon
+ * as the product that read it is done. Causal blocks stop at their
+ * diagonal tile (every fused rung does).
  * Should move from mma.sync's issue rate (rung 5) toward the wgmma rate;
- * inside a warpgroup the softmax still waits for Q K^T and P V for the
- * softmax, so the tensor pipe idles while the FP32 and MUFU pipes work,
- * hidden only by the other warpgroup. */
-template <int D>
+ * inside a warpgroup the softmax waits for Q K^T and P V for the softmax,
+ * so its tensor pipe idles while the FP32 and MUFU pipes work, covered
+ * only by the other warpgroup when the scheduler happens to interleave.
+ *
+ * Rung 7 (WS_OVERLAP): inside each warpgroup, Q K^T of tile t + 1 and
+ * P V of tile t are issued together, and tile t + 1's softmax runs while
+ * they multiply (the scores of t + 1 arrive first: wgmma groups complete
+ * in order); the accumulator is rescaled once P V is done. Costs a second
+ * score tile of registers (64 more a thread). Causal blocks run longest
+ * rows first (the grid walks the query tiles from the last), so the short
+ * ones fill the tail.
+ * Rung 8 (WS_PINGPONG): the two warpgroups take turns issuing their
+ * products (named barriers): one's softmax runs under the other's
+ * products, by construction rather than by chance. */
+template <int D, ws_schedule SCHEDULE>
 __global__ void __launch_bounds__(WS_THREADS, 1)
     wgmma_ws_kernel(const __grid_constant__ CUtensorMap q_map, const __grid_constant__ CUtensorMap k_map,
                     const __grid_constant__ CUtensorMap v_map, bf16 *__restrict__ o, int seq, int causal,
@@ -73,7 +157,9 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
     uint64_t *q_full = reinterpret_cast<uint64_t *>(shared + (1 + 2 * WS_STAGES) * W::TILE_BYTES);
     uint64_t *k_full = q_full + 1, *v_full = k_full + WS_STAGES, *k_empty = v_full + WS_STAGES,
              *v_empty = k_empty + WS_STAGES;
-    int head = blockIdx.y, q0 = blockIdx.x * WS_ROWS;
+    int head = blockIdx.y;
+    int q_block = SCHEDULE == WS_SERIAL || !causal ? blockIdx.x : gridDim.x - 1 - blockIdx.x;
+    int q0 = q_block * WS_ROWS;
     int keys_end = causal ? min(seq, q0 + WS_ROWS) : seq;
     int tiles = attention_ceil_div(keys_end, WS_KEYS);
     if (threadIdx.x == 0) {
@@ -106,54 +192,62 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
     int consumer = warpgroup - 1, warp = (threadIdx.x % 128) / 32, lane = threadIdx.x % 32;
     int row0 = q0 + 64 * consumer + 16 * warp;
     uint32_t q_rows = q_tile + 64 * consumer * 128;
-    float acc[D / 2], m[2] = {-INFINITY, -INFINITY}, l[2] = {0.0f, 0.0f};
+    auto phase_of = [](int t) { return (uint32_t)(t / WS_STAGES) & 1; };
+    auto release = [&](uint64_t *empty, int t) {
+        if (lane == 0) mbarrier_arrive(&empty[t % WS_STAGES]);
+    };
+    float acc[D / 2], m[2] = {-INFINITY, -INFINITY}, l[2] = {0.0f, 0.0f}, alpha[2];
 #pragma unroll
     for (int i = 0; i < D / 2; ++i) acc[i] = 0.0f;
+    float scores[WS_KEYS / 2];
+    uint32_t pf[WS_KEYS / 16][4];
     mbarrier_wait(q_full, 0);
-    for (int t = 0; t < tiles; ++t) {
-        int s = t % WS_STAGES, key0 = t * WS_KEYS;
-        uint32_t phase = (uint32_t)(t / WS_STAGES) & 1;
-        float scores[WS_KEYS / 2];
-#pragma unroll
-        for (int i = 0; i < WS_KEYS / 2; ++i) scores[i] = 0.0f;
-        mbarrier_wait(&k_full[s], phase);
-        wgmma_fence();
-#pragma unroll
-        for (int step = 0; step < D / 16; ++step) {
-            uint32_t offset = (step / 4) * WS_PANEL_BYTES + 32 * (step % 4);
-            wgmma_m64n128k16_bf16(scores, wgmma_descriptor_sw128(q_rows + offset),
-                                  wgmma_descriptor_sw128(k_stage(s) + offset));
+    if constexpr (SCHEDULE == WS_SERIAL) {
+        for (int t = 0; t < tiles; ++t) {
+            mbarrier_wait(&k_full[t % WS_STAGES], phase_of(t));
+            issue_scores<D>(scores, q_rows, k_stage(t % WS_STAGES));
+            wgmma_wait<0>();
+            release(k_empty, t);
+            softmax_tile(scores, m, l, alpha, row0, t * WS_KEYS, seq, causal, scale_log2, lane);
+            to_fragments(scores, pf);
+            rescale_rows(acc, alpha);
+            mbarrier_wait(&v_full[t % WS_STAGES], phase_of(t));
+            issue_output<D>(acc, pf, v_stage(t % WS_STAGES));
+            wgmma_wait<0>();
+            release(v_empty, t);
         }
-        wgmma_commit();
+    } else {
+        /* Warpgroup 1 lets warpgroup 0 issue first. */
+        if (SCHEDULE == WS_PINGPONG && consumer == 1) named_barrier_arrive(WS_TURN_BARRIER, 256);
+        mbarrier_wait(&k_full[0], 0);
+        issue_scores<D>(scores, q_rows, k_stage(0));
         wgmma_wait<0>();
-        if (lane == 0) mbarrier_arrive(&k_empty[s]);
-#pragma unroll
-        for (int i = 0; i < WS_KEYS / 2; ++i) scores[i] *= scale_log2;
-        bool masked = key0 + WS_KEYS > seq || (causal && key0 + WS_KEYS - 1 > row0);
-        float alpha[2];
-        online_softmax(scores, m, l, alpha, masked, row0, key0, seq, causal, lane);
-        rescale_rows(acc, alpha);
-        uint32_t pf[WS_KEYS / 16][4];
-#pragma unroll
-        for (int step = 0; step < WS_KEYS / 16; ++step) {
-            pf[step][0] = pack_bf16(scores[8 * step], scores[8 * step + 1]);
-            pf[step][1] = pack_bf16(scores[8 * step + 2], scores[8 * step + 3]);
-            pf[step][2] = pack_bf16(scores[8 * step + 4], scores[8 * step + 5]);
-            pf[step][3] = pack_bf16(scores[8 * step + 6], scores[8 * step + 7]);
+        release(k_empty, 0);
+        softmax_tile(scores, m, l, alpha, row0, 0, seq, causal, scale_log2, lane);
+        to_fragments(scores, pf);
+        for (int t = 1; t < tiles; ++t) {
+            if (SCHEDULE == WS_PINGPONG) named_barrier_sync(WS_TURN_BARRIER + consumer, 256);
+            mbarrier_wait(&k_full[t % WS_STAGES], phase_of(t));
+            issue_scores<D>(scores, q_rows, k_stage(t % WS_STAGES));
+            mbarrier_wait(&v_full[(t - 1) % WS_STAGES], phase_of(t - 1));
+            issue_output<D>(acc, pf, v_stage((t - 1) % WS_STAGES));
+            if (SCHEDULE == WS_PINGPONG) named_barrier_arrive(WS_TURN_BARRIER + 1 - consumer, 256);
+            wgmma_wait<1>(); /* the scores of tile t */
+            release(k_empty, t);
+            softmax_tile(scores, m, l, alpha, row0, t * WS_KEYS, seq, causal, scale_log2, lane);
+            wgmma_wait<0>(); /* P V of tile t - 1: its P fragments and the accumulator are free */
+            release(v_empty, t - 1);
+            rescale_rows(acc, alpha);
+            to_fragments(scores, pf);
         }
-        mbarrier_wait(&v_full[s], phase);
-        wgmma_fence();
-#pragma unroll
-        for (int step = 0; step < WS_KEYS / 16; ++step) {
-            uint64_t v_desc = wgmma_descriptor_sw128_n_major(v_stage(s) + step * 16 * 128, WS_PANEL_BYTES);
-            if constexpr (D == 128)
-                wgmma_m64n128k16_bf16_rs_n_major(acc, pf[step], v_desc);
-            else
-                wgmma_m64n64k16_bf16_rs_n_major(acc, pf[step], v_desc);
-        }
-        wgmma_commit();
+        /* The last tile's P V; warpgroup 1 skips its last arrival, which
+         * no one would wait for. */
+        if (SCHEDULE == WS_PINGPONG) named_barrier_sync(WS_TURN_BARRIER + consumer, 256);
+        mbarrier_wait(&v_full[(tiles - 1) % WS_STAGES], phase_of(tiles - 1));
+        issue_output<D>(acc, pf, v_stage((tiles - 1) % WS_STAGES));
+        if (SCHEDULE == WS_PINGPONG && consumer == 0) named_barrier_arrive(WS_TURN_BARRIER + 1, 256);
         wgmma_wait<0>();
-        if (lane == 0) mbarrier_arrive(&v_empty[s]);
+        release(v_empty, tiles - 1);
     }
     store_rows(o + (size_t)head * seq * D, acc, l, row0, seq, D, lane);
 }
@@ -204,10 +298,10 @@ static void allow_shared_bytes(size_t bytes)
     }
 }
 
-template <int D>
+template <int D, ws_schedule SCHEDULE>
 static void launch_wgmma_ws(const attention_problem *p, cudaStream_t stream)
 {
-    constexpr auto kernel = wgmma_ws_kernel<D>;
+    constexpr auto kernel = wgmma_ws_kernel<D, SCHEDULE>;
     allow_shared_bytes<kernel>(ws_shape<D>::SHARED_BYTES);
     dim3 grid(attention_ceil_div(p->seq, WS_ROWS), p->heads);
     kernel<<<grid, WS_THREADS, ws_shape<D>::SHARED_BYTES, stream>>>(p->q_map, p->k_map, p->v_map,
@@ -216,16 +310,32 @@ static void launch_wgmma_ws(const attention_problem *p, cudaStream_t stream)
     CUDA_CHECK_LAUNCH();
 }
 
-extern "C" void attention_wgmma_ws(const attention_problem *p, cudaStream_t stream)
+template <ws_schedule SCHEDULE>
+static void launch_for_dim(const attention_problem *p, cudaStream_t stream)
 {
     if (p->dim == 64)
-        launch_wgmma_ws<64>(p, stream);
+        launch_wgmma_ws<64, SCHEDULE>(p, stream);
     else
-        launch_wgmma_ws<128>(p, stream);
+        launch_wgmma_ws<128, SCHEDULE>(p, stream);
+}
+
+extern "C" void attention_wgmma_ws(const attention_problem *p, cudaStream_t stream)
+{
+    launch_for_dim<WS_SERIAL>(p, stream);
+}
+
+extern "C" void attention_wgmma_overlap(const attention_problem *p, cudaStream_t stream)
+{
+    launch_for_dim<WS_OVERLAP>(p, stream);
+}
+
+extern "C" void attention_wgmma_pingpong(const attention_problem *p, cudaStream_t stream)
+{
+    launch_for_dim<WS_PINGPONG>(p, stream);
 }
 
 extern "C" size_t attention_sm90a_shared_bytes(attention_launcher *rung, int dim)
 {
-    if (rung == attention_wgmma_ws) return dim == 128 ? ws_shape<128>::SHARED_BYTES : ws_shape<64>::SHARED_BYTES;
-    return 0;
+    (void)rung; /* the three rungs share one shape */
+    return dim == 128 ? ws_shape<128>::SHARED_BYTES : ws_shape<64>::SHARED_BYTES;
 }

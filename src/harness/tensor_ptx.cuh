@@ -86,6 +86,20 @@ __device__ __forceinline__ void cp_async_wait()
 #endif
 }
 
+/* Named barriers (1-15; 0 is __syncthreads) between THREADS threads, a
+ * multiple of 32: sync waits until THREADS have arrived (itself counted),
+ * arrive counts this warp and goes on. Two warpgroups take turns with a
+ * pair of them. */
+__device__ __forceinline__ void named_barrier_sync(int id, int threads)
+{
+    asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
+
+__device__ __forceinline__ void named_barrier_arrive(int id, int threads)
+{
+    asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
+
 /* ---- sm_90: transaction barriers and the tensor copy engine --------------- */
 
 /* An mbarrier completes a phase when `count` arrivals and every byte it was
