@@ -3,12 +3,15 @@
  * cuDNN's fused flash-attention engines match (the one its C++ frontend
  * builds for SDPA inference): S = Q K^T (FP32), S * scale, for the causal
  * form a mask from generated row and column indices (row >= column, else
- * -inf), the softmax as max, subtract, exp, sum and divide, then O = P V.
+ * the lowest float), the softmax as max, subtract, exp, sum and divide (with
+ * its statistics, max + log sum, as a virtual output), P in BF16, then
+ * O = P V.
  * Heuristics rank the engine configurations and the first that finalizes
  * is the plan. Built with LADDER_HAVE_CUDNN only; without it every call
  * says so. */
 #include "attention.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -29,12 +32,12 @@ attention_cudnn *attention_cudnn_create(const attention_problem *problem, long l
     return NULL;
 }
 
-void attention_cudnn_run(attention_cudnn *c, const attention_problem *p, cudaStream_t stream)
+void attention_cudnn_run(attention_cudnn *plan, const attention_problem *problem, cudaStream_t stream)
 {
-    (void)p; /* its buffers are in the pack */
-    if (cudnnSetStream(c->handle, stream) != CUDNN_STATUS_SUCCESS) ladder_die("attention: cudnnSetStream failed");
-    cudnnStatus_t status = cudnnBackendExecute(c->handle, c->plan, c->pack);
-    if (status != CUDNN_STATUS_SUCCESS) ladder_die("attention: cuDNN execution failed: %s", cudnnGetErrorString(status));
+    (void)plan;
+    (void)problem;
+    (void)stream;
+    ladder_die("attention: the cuDNN baseline ran in a build without cuDNN");
 }
 
 void attention_cudnn_destroy(attention_cudnn *plan)
@@ -47,7 +50,7 @@ void attention_cudnn_destroy(attention_cudnn *plan)
 #include <cudnn.h>
 
 /* The tensors the variant pack names. */
-enum { UID_Q = 1, UID_K, UID_V, UID_O, UID_SCALE, UID_NEG_INF, UID_VIRTUAL = 100 };
+enum { UID_Q = 1, UID_K, UID_V, UID_O, UID_SCALE, UID_LOWEST, UID_VIRTUAL = 100 };
 
 #define MAX_DESCRIPTORS 96
 
@@ -55,7 +58,7 @@ struct attention_cudnn {
     cudnnHandle_t handle;
     cudnnBackendDescriptor_t plan, pack; /* the pack: the problem's buffers, fixed for its life */
     void *workspace;
-    float scale, negative_infinity;
+    float scale, lowest;
     /* Every descriptor made while building, freed at the end. */
     cudnnBackendDescriptor_t made[MAX_DESCRIPTORS];
     int made_count;
@@ -111,13 +114,13 @@ static cudnnBackendDescriptor_t tensor(attention_cudnn *c, int64_t uid, cudnnDat
     return t;
 }
 
-/* y = mode(x[, b][, t]); NULL operands are left out. GEN_INDEX takes axis. */
+/* y = mode(x[, b][, t]) computed in `precision`; NULL operands are left
+ * out. GEN_INDEX takes axis. */
 static cudnnBackendDescriptor_t pointwise(attention_cudnn *c, cudnnPointwiseMode_t mode, cudnnBackendDescriptor_t x,
                                           cudnnBackendDescriptor_t b, cudnnBackendDescriptor_t t,
-                                          cudnnBackendDescriptor_t y, int64_t axis)
+                                          cudnnBackendDescriptor_t y, int64_t axis, cudnnDataType_t precision)
 {
     cudnnBackendDescriptor_t desc = make(c, CUDNN_BACKEND_POINTWISE_DESCRIPTOR, "a pointwise descriptor");
-    cudnnDataType_t precision = CUDNN_DATA_FLOAT;
     set(c, desc, CUDNN_ATTR_POINTWISE_MODE, CUDNN_TYPE_POINTWISE_MODE, 1, &mode, "pointwise mode");
     set(c, desc, CUDNN_ATTR_POINTWISE_MATH_PREC, CUDNN_TYPE_DATA_TYPE, 1, &precision, "pointwise precision");
     if (mode == CUDNN_POINTWISE_GEN_INDEX)
@@ -165,41 +168,43 @@ static cudnnBackendDescriptor_t matmul(attention_cudnn *c, cudnnBackendDescripto
     return op;
 }
 
-/* The first engine configuration of the heuristics' ranking that makes a
- * plan. */
+/* The first engine configuration of the heuristics' ranking (mode A, then
+ * the fallback list) that makes a plan. */
 static void make_plan(attention_cudnn *c, cudnnBackendDescriptor_t graph)
 {
-    cudnnBackendDescriptor_t heuristics = make(c, CUDNN_BACKEND_ENGINEHEUR_DESCRIPTOR, "the heuristics");
-    cudnnBackendHeurMode_t mode = CUDNN_HEUR_MODE_A;
-    set(c, heuristics, CUDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &graph, "heur graph");
-    set(c, heuristics, CUDNN_ATTR_ENGINEHEUR_MODE, CUDNN_TYPE_HEUR_MODE, 1, &mode, "heur mode");
-    finalize(c, heuristics, "the heuristics");
-    if (c->status != CUDNN_STATUS_SUCCESS) return;
-    enum { CONFIGS = 8 };
-    cudnnBackendDescriptor_t configs[CONFIGS];
-    for (int i = 0; i < CONFIGS; ++i) configs[i] = make(c, CUDNN_BACKEND_ENGINECFG_DESCRIPTOR, "an engine config");
-    int64_t found = 0;
-    if (c->status == CUDNN_STATUS_SUCCESS)
-        c->status = cudnnBackendGetAttribute(heuristics, CUDNN_ATTR_ENGINEHEUR_RESULTS, CUDNN_TYPE_BACKEND_DESCRIPTOR,
-                                             CONFIGS, &found, configs);
-    if (c->status != CUDNN_STATUS_SUCCESS) {
-        snprintf(c->failed_at, sizeof c->failed_at, "asking the heuristics");
-        return;
-    }
-    for (int64_t i = 0; i < found; ++i) {
-        cudnnBackendDescriptor_t plan = make(c, CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, "a plan");
-        set(c, plan, CUDNN_ATTR_EXECUTION_PLAN_HANDLE, CUDNN_TYPE_HANDLE, 1, &c->handle, "plan handle");
-        set(c, plan, CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &configs[i],
-            "plan config");
-        if (c->status != CUDNN_STATUS_SUCCESS) return;
-        if (cudnnBackendFinalize(plan) == CUDNN_STATUS_SUCCESS) {
-            c->plan = plan;
-            return;
+    const cudnnBackendHeurMode_t modes[2] = {CUDNN_HEUR_MODE_A, CUDNN_HEUR_MODE_FALLBACK};
+    int64_t ranked = 0;
+    for (int mode = 0; mode < 2 && c->status == CUDNN_STATUS_SUCCESS; ++mode) {
+        cudnnBackendDescriptor_t heuristics = make(c, CUDNN_BACKEND_ENGINEHEUR_DESCRIPTOR, "the heuristics");
+        set(c, heuristics, CUDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &graph,
+            "heur graph");
+        set(c, heuristics, CUDNN_ATTR_ENGINEHEUR_MODE, CUDNN_TYPE_HEUR_MODE, 1, &modes[mode], "heur mode");
+        finalize(c, heuristics, "the heuristics");
+        enum { CONFIGS = 4 };
+        cudnnBackendDescriptor_t configs[CONFIGS];
+        for (int i = 0; i < CONFIGS; ++i) configs[i] = make(c, CUDNN_BACKEND_ENGINECFG_DESCRIPTOR, "an engine config");
+        int64_t found = 0;
+        if (c->status == CUDNN_STATUS_SUCCESS &&
+            cudnnBackendGetAttribute(heuristics, CUDNN_ATTR_ENGINEHEUR_RESULTS, CUDNN_TYPE_BACKEND_DESCRIPTOR, CONFIGS,
+                                     &found, configs) != CUDNN_STATUS_SUCCESS)
+            found = 0;
+        ranked += found;
+        for (int64_t i = 0; i < found; ++i) {
+            cudnnBackendDescriptor_t plan = make(c, CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, "a plan");
+            set(c, plan, CUDNN_ATTR_EXECUTION_PLAN_HANDLE, CUDNN_TYPE_HANDLE, 1, &c->handle, "plan handle");
+            set(c, plan, CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &configs[i],
+                "plan config");
+            if (c->status != CUDNN_STATUS_SUCCESS) return;
+            if (cudnnBackendFinalize(plan) == CUDNN_STATUS_SUCCESS) {
+                c->plan = plan;
+                return;
+            }
         }
     }
+    if (c->status != CUDNN_STATUS_SUCCESS) return;
     c->status = CUDNN_STATUS_NOT_SUPPORTED;
     snprintf(c->failed_at, sizeof c->failed_at, "finalizing a plan from any of the %lld ranked engines",
-             (long long)found);
+             (long long)ranked);
 }
 
 attention_cudnn *attention_cudnn_create(const attention_problem *p, long long batch, long long heads_per_batch,
@@ -209,7 +214,7 @@ attention_cudnn *attention_cudnn_create(const attention_problem *p, long long ba
     if (!c) ladder_die("out of host memory");
     c->next_virtual = UID_VIRTUAL;
     c->scale = p->scale;
-    c->negative_infinity = -INFINITY;
+    c->lowest = -FLT_MAX;
     c->status = cudnnCreate(&c->handle);
     if (c->status != CUDNN_STATUS_SUCCESS) {
         snprintf(err, err_len, "cuDNN: cudnnCreate failed: %s", cudnnGetErrorString(c->status));
@@ -227,34 +232,42 @@ attention_cudnn *attention_cudnn_create(const attention_problem *p, long long ba
     cudnnBackendDescriptor_t v = tensor(c, UID_V, CUDNN_DATA_BFLOAT16, qkv_dims, qkv_strides, 0);
     cudnnBackendDescriptor_t o = tensor(c, UID_O, CUDNN_DATA_BFLOAT16, qkv_dims, qkv_strides, 0);
     cudnnBackendDescriptor_t scale = tensor(c, UID_SCALE, CUDNN_DATA_FLOAT, one, one, 1);
+    const cudnnDataType_t f32 = CUDNN_DATA_FLOAT;
     cudnnBackendDescriptor_t ops[16];
     int n = 0;
-    cudnnBackendDescriptor_t scores = tensor(c, 0, CUDNN_DATA_FLOAT, square_dims, square_strides, 0);
+    cudnnBackendDescriptor_t scores = tensor(c, 0, f32, square_dims, square_strides, 0);
     ops[n++] = matmul(c, q, kt, scores);
-    cudnnBackendDescriptor_t scaled = tensor(c, 0, CUDNN_DATA_FLOAT, square_dims, square_strides, 0);
-    ops[n++] = pointwise(c, CUDNN_POINTWISE_MUL, scores, scale, NULL, scaled, 0);
+    cudnnBackendDescriptor_t scaled = tensor(c, 0, f32, square_dims, square_strides, 0);
+    ops[n++] = pointwise(c, CUDNN_POINTWISE_MUL, scores, scale, NULL, scaled, 0, f32);
     if (p->causal) {
+        /* Keep (row >= column), else the lowest float: the frontend's mask. */
         cudnnBackendDescriptor_t rows = tensor(c, 0, CUDNN_DATA_INT32, square_dims, square_strides, 0);
         cudnnBackendDescriptor_t cols = tensor(c, 0, CUDNN_DATA_INT32, square_dims, square_strides, 0);
         cudnnBackendDescriptor_t keep = tensor(c, 0, CUDNN_DATA_BOOLEAN, square_dims, square_strides, 0);
-        cudnnBackendDescriptor_t negative = tensor(c, UID_NEG_INF, CUDNN_DATA_FLOAT, one, one, 1);
-        cudnnBackendDescriptor_t masked = tensor(c, 0, CUDNN_DATA_FLOAT, square_dims, square_strides, 0);
-        ops[n++] = pointwise(c, CUDNN_POINTWISE_GEN_INDEX, scaled, NULL, NULL, rows, 2);
-        ops[n++] = pointwise(c, CUDNN_POINTWISE_GEN_INDEX, scaled, NULL, NULL, cols, 3);
-        ops[n++] = pointwise(c, CUDNN_POINTWISE_CMP_GE, rows, cols, NULL, keep, 0);
-        ops[n++] = pointwise(c, CUDNN_POINTWISE_BINARY_SELECT, scaled, negative, keep, masked, 0);
+        cudnnBackendDescriptor_t lowest = tensor(c, UID_LOWEST, f32, one, one, 1);
+        cudnnBackendDescriptor_t masked = tensor(c, 0, f32, square_dims, square_strides, 0);
+        ops[n++] = pointwise(c, CUDNN_POINTWISE_GEN_INDEX, scaled, NULL, NULL, rows, 2, CUDNN_DATA_INT32);
+        ops[n++] = pointwise(c, CUDNN_POINTWISE_GEN_INDEX, scaled, NULL, NULL, cols, 3, CUDNN_DATA_INT32);
+        ops[n++] = pointwise(c, CUDNN_POINTWISE_CMP_GE, rows, cols, NULL, keep, 0, CUDNN_DATA_BOOLEAN);
+        ops[n++] = pointwise(c, CUDNN_POINTWISE_BINARY_SELECT, scaled, lowest, keep, masked, 0, f32);
         scaled = masked;
     }
-    cudnnBackendDescriptor_t top = tensor(c, 0, CUDNN_DATA_FLOAT, row_dims, row_strides, 0);
-    cudnnBackendDescriptor_t shifted = tensor(c, 0, CUDNN_DATA_FLOAT, square_dims, square_strides, 0);
-    cudnnBackendDescriptor_t exponent = tensor(c, 0, CUDNN_DATA_FLOAT, square_dims, square_strides, 0);
-    cudnnBackendDescriptor_t total = tensor(c, 0, CUDNN_DATA_FLOAT, row_dims, row_strides, 0);
+    /* The softmax as the fused engines expect it, with its statistics
+     * (max + log sum, virtual here: inference does not keep them). */
+    cudnnBackendDescriptor_t top = tensor(c, 0, f32, row_dims, row_strides, 0);
+    cudnnBackendDescriptor_t shifted = tensor(c, 0, f32, square_dims, square_strides, 0);
+    cudnnBackendDescriptor_t exponent = tensor(c, 0, f32, square_dims, square_strides, 0);
+    cudnnBackendDescriptor_t total = tensor(c, 0, f32, row_dims, row_strides, 0);
+    cudnnBackendDescriptor_t log_total = tensor(c, 0, f32, row_dims, row_strides, 0);
+    cudnnBackendDescriptor_t stats = tensor(c, 0, f32, row_dims, row_strides, 0);
     cudnnBackendDescriptor_t probs = tensor(c, 0, CUDNN_DATA_BFLOAT16, square_dims, square_strides, 0);
     ops[n++] = reduction(c, CUDNN_REDUCE_TENSOR_MAX, scaled, top);
-    ops[n++] = pointwise(c, CUDNN_POINTWISE_SUB, scaled, top, NULL, shifted, 0);
-    ops[n++] = pointwise(c, CUDNN_POINTWISE_EXP, shifted, NULL, NULL, exponent, 0);
+    ops[n++] = pointwise(c, CUDNN_POINTWISE_SUB, scaled, top, NULL, shifted, 0, f32);
+    ops[n++] = pointwise(c, CUDNN_POINTWISE_EXP, shifted, NULL, NULL, exponent, 0, f32);
     ops[n++] = reduction(c, CUDNN_REDUCE_TENSOR_ADD, exponent, total);
-    ops[n++] = pointwise(c, CUDNN_POINTWISE_DIV, exponent, total, NULL, probs, 0);
+    ops[n++] = pointwise(c, CUDNN_POINTWISE_LOG, total, NULL, NULL, log_total, 0, f32);
+    ops[n++] = pointwise(c, CUDNN_POINTWISE_ADD, top, log_total, NULL, stats, 0, f32);
+    ops[n++] = pointwise(c, CUDNN_POINTWISE_DIV, exponent, total, NULL, probs, 0, f32);
     ops[n++] = matmul(c, probs, v, o);
     cudnnBackendDescriptor_t graph = make(c, CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, "the graph");
     set(c, graph, CUDNN_ATTR_OPERATIONGRAPH_HANDLE, CUDNN_TYPE_HANDLE, 1, &c->handle, "graph handle");
@@ -274,8 +287,8 @@ attention_cudnn *attention_cudnn_create(const attention_problem *p, long long ba
         snprintf(c->failed_at, sizeof c->failed_at, "allocating a %.1f MB workspace", workspace / 1e6);
     }
     /* The scalars go by value: the pack holds their host addresses. */
-    int64_t uids[6] = {UID_Q, UID_K, UID_V, UID_O, UID_SCALE, UID_NEG_INF};
-    void *pointers[6] = {(void *)p->q, (void *)p->k, (void *)p->v, p->o, &c->scale, &c->negative_infinity};
+    int64_t uids[6] = {UID_Q, UID_K, UID_V, UID_O, UID_SCALE, UID_LOWEST};
+    void *pointers[6] = {(void *)p->q, (void *)p->k, (void *)p->v, p->o, &c->scale, &c->lowest};
     int64_t count = p->causal ? 6 : 5;
     c->pack = make(c, CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, "the variant pack");
     set(c, c->pack, CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, CUDNN_TYPE_INT64, count, uids, "pack uids");
@@ -293,23 +306,9 @@ attention_cudnn *attention_cudnn_create(const attention_problem *p, long long ba
 
 void attention_cudnn_run(attention_cudnn *c, const attention_problem *p, cudaStream_t stream)
 {
-    int64_t uids[6] = {UID_Q, UID_K, UID_V, UID_O, UID_SCALE, UID_NEG_INF};
-    void *pointers[6] = {(void *)p->q, (void *)p->k, (void *)p->v, p->o, &c->scale, &c->negative_infinity};
-    int64_t count = p->causal ? 6 : 5;
+    (void)p; /* its buffers are in the pack */
     if (cudnnSetStream(c->handle, stream) != CUDNN_STATUS_SUCCESS) ladder_die("attention: cudnnSetStream failed");
-    cudnnBackendDescriptor_t pack = NULL;
-    cudnnStatus_t status = cudnnBackendCreateDescriptor(CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &pack);
-    if (status == CUDNN_STATUS_SUCCESS)
-        status = cudnnBackendSetAttribute(pack, CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, CUDNN_TYPE_INT64, count, uids);
-    if (status == CUDNN_STATUS_SUCCESS)
-        status = cudnnBackendSetAttribute(pack, CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS, CUDNN_TYPE_VOID_PTR, count,
-                                          pointers);
-    if (status == CUDNN_STATUS_SUCCESS)
-        status = cudnnBackendSetAttribute(pack, CUDNN_ATTR_VARIANT_PACK_WORKSPACE, CUDNN_TYPE_VOID_PTR, 1,
-                                          &c->workspace);
-    if (status == CUDNN_STATUS_SUCCESS) status = cudnnBackendFinalize(pack);
-    if (status == CUDNN_STATUS_SUCCESS) status = cudnnBackendExecute(c->handle, c->plan, pack);
-    if (pack) cudnnBackendDestroyDescriptor(pack);
+    cudnnStatus_t status = cudnnBackendExecute(c->handle, c->plan, c->pack);
     if (status != CUDNN_STATUS_SUCCESS) ladder_die("attention: cuDNN execution failed: %s", cudnnGetErrorString(status));
 }
 

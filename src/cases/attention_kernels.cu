@@ -296,10 +296,8 @@ __device__ __forceinline__ void mma_key_tile(const uint32_t (&qf)[D / 16][4], ui
             mma_bf16_m16n8k16(s0, qf[step], b[0], b[1]);
             mma_bf16_m16n8k16(s1, qf[step], b[2], b[3]);
         }
-#pragma unroll
-    for (int i = 0; i < MMA_KEYS / 2; ++i) s[i] *= scale_log2;
     float alpha[2];
-    online_softmax(s, m, l, alpha, masked, row0, key0, seq, causal, lane);
+    online_softmax(s, m, l, alpha, masked, row0, key0, seq, causal, scale_log2, lane);
     rescale_rows(acc, alpha);
 #pragma unroll
     for (int step = 0; step < MMA_KEYS / 16; ++step) {

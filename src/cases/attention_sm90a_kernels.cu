@@ -85,10 +85,8 @@ __device__ __forceinline__ void softmax_tile(float (&scores)[WS_KEYS / 2], float
                                              float (&alpha)[2], int row0, int key0, int seq, bool causal,
                                              float scale_log2, int lane)
 {
-#pragma unroll
-    for (int i = 0; i < WS_KEYS / 2; ++i) scores[i] *= scale_log2;
     bool masked = key0 + WS_KEYS > seq || (causal && key0 + WS_KEYS - 1 > row0);
-    online_softmax(scores, m, l, alpha, masked, row0, key0, seq, causal, lane);
+    online_softmax(scores, m, l, alpha, masked, row0, key0, seq, causal, scale_log2, lane);
 }
 
 /* P as BF16 A fragments: the accumulator layout of two n8 column groups is

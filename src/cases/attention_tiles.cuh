@@ -41,6 +41,18 @@ __device__ __forceinline__ uint32_t pack_bf16(float lo, float hi)
     return *reinterpret_cast<uint32_t *>(&pair);
 }
 
+/* 2^x as one MUFU.EX2, results below 2^-126 flushed to zero: exp2f
+ * without -use_fast_math wraps the instruction in a denormal fix-up (a
+ * compare and two multiplies), which the softmax, bound by the FP32 and
+ * MUFU pipes beside the tensor cores, cannot afford and does not need (a
+ * probability under 2^-126 of the row's largest adds nothing to O). */
+__device__ __forceinline__ float fast_exp2(float x)
+{
+    float y;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+    return y;
+}
+
 /* The max and the sum of a row held by the 4 lanes of a quad (the mma
  * accumulator layout spreads a row over lanes 4g .. 4g + 3). */
 __device__ __forceinline__ float quad_max(float x)
@@ -56,18 +68,20 @@ __device__ __forceinline__ float quad_sum(float x)
 }
 
 /* One online-softmax step over a score tile in the mma accumulator layout:
- * s[4 j + e] is the score of row g + 8 (e / 2) (half = e / 2), key
- * key0 + 8 j + 2 (lane % 4) + e % 2, already multiplied by scale log2 e.
- * Masks keys past seq and, causally, past the row; updates the running max
- * m[2] and this thread's partial sums l[2] (the quad's lanes are summed
- * once, at the end), turns s into the probabilities, and returns through
- * alpha[2] the factor the accumulator of each row must be multiplied by.
- * Every row that reaches here has a finite max from the first key tile
- * (key 0 is never masked), so m is never -inf after it and no exp2 sees
- * -inf - -inf. */
+ * s[4 j + e] is the raw score q . k of row g + 8 (e / 2) (half = e / 2),
+ * key key0 + 8 j + 2 (lane % 4) + e % 2. Masks keys past seq and,
+ * causally, past the row; updates the running max m[2] (of raw scores:
+ * the max commutes with the positive scale) and this thread's partial sums
+ * l[2] (the quad's lanes are summed once, at the end), turns s into the
+ * probabilities exp2(s scale log2 e - m scale log2 e), one FFMA and one
+ * MUFU.EX2 each (fast_exp2), and returns through alpha[2] the factor the accumulator of
+ * each row must be multiplied by. Every row that reaches here has a finite
+ * max from the first key tile (key 0 is never masked), so m is never -inf
+ * after it and no exp2 sees -inf + inf. */
 template <int N>
 __device__ __forceinline__ void online_softmax(float (&s)[N], float (&m)[2], float (&l)[2], float (&alpha)[2],
-                                               bool masked, int row0, int key0, int seq, bool causal, int lane)
+                                               bool masked, int row0, int key0, int seq, bool causal,
+                                               float scale_log2, int lane)
 {
     if (masked) {
 #pragma unroll
@@ -84,13 +98,14 @@ __device__ __forceinline__ void online_softmax(float (&s)[N], float (&m)[2], flo
         for (int i = 0; i < N; ++i)
             if ((i % 4) / 2 == half) top = fmaxf(top, s[i]);
         top = quad_max(top);
-        alpha[half] = exp2f(m[half] - top);
+        float shift = top * scale_log2;
+        alpha[half] = fast_exp2(fmaf(m[half], scale_log2, -shift));
         m[half] = top;
         float sum = 0.0f;
 #pragma unroll
         for (int i = 0; i < N; ++i)
             if ((i % 4) / 2 == half) {
-                s[i] = exp2f(s[i] - top);
+                s[i] = fast_exp2(fmaf(s[i], scale_log2, -shift));
                 sum += s[i];
             }
         l[half] = l[half] * alpha[half] + sum;
