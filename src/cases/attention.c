@@ -172,6 +172,8 @@ static const ladder_variant attention_variants[] = {
                                  "rows first", SM90A(attention_wgmma_overlap), NEEDS_SM90A),
     LADDER_RUNG("wgmma_pingpong", "the 2 consumer warpgroups take turns issuing products (named barriers): one's "
                                   "softmax under the other's wgmma", SM90A(attention_wgmma_pingpong), NEEDS_SM90A),
+    LADDER_RUNG("wgmma_persistent", "a block per SM walks the query blocks: the next block's Q, K, V load while this "
+                                    "one finishes and stores", SM90A(attention_wgmma_persistent), NEEDS_SM90A),
     LADDER_VARIANT("cudnn", "cuDNN 9 fused scaled-dot-product attention (graph API), BF16, same layout and mask",
                    attention_cudnn_run, 0, LADDER_BASELINE),
 };
@@ -392,7 +394,9 @@ const ladder_case attention_case = {
     .default_size = "4x32x4096x128,causal:4x32x4096x128,16x16x1024x64,causal:16x16x1024x64",
     .quick_size = "2x16x1024x128,causal:2x16x1024x128",
     .size_forms = "causal",
-    .test_sizes = {"2x3x17x64", "causal:2x3x17x128", "1x2x1x64", "causal:1x1x1x128", "1x2x200x128",
+    /* 1x70x200x128: 140 query blocks, more than an H100's 132 SMs, so that
+     * the persistent rung's blocks walk more than one. */
+    .test_sizes = {"2x3x17x64", "causal:2x3x17x128", "1x2x1x64", "causal:1x1x1x128", "1x70x200x128",
                    "causal:2x1x257x64", "causal:1x1x4097x64", NULL},
     .ceiling = LADDER_CEILING_BF16_TENSOR,
     .variants = attention_variants,

@@ -48,6 +48,7 @@ attention_launcher attention_mma_async;
 attention_launcher attention_wgmma_ws;
 attention_launcher attention_wgmma_overlap;
 attention_launcher attention_wgmma_pingpong;
+attention_launcher attention_wgmma_persistent;
 int attention_encode_tensor_maps(attention_problem *problem, char *err, size_t err_len);
 
 /* Dynamic shared memory a rung asks for at this D (0: none or static). */

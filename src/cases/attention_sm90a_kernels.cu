@@ -1,4 +1,4 @@
-/* Attention rungs 6-8: Hopper. Built only for sm_90a (its own object library,
+/* Attention rungs 6-9: Hopper. Built only for sm_90a (its own object library,
  * as hgemm's Hopper rungs: wgmma and setmaxnreg exist on no other target)
  * and run on compute capability 9.0 only. Q, K and V tiles come from 3D
  * tensor maps ([heads][S][D], attention.h), which fill rows past S with
@@ -27,7 +27,7 @@ constexpr int WS_PANEL_BYTES = 128 * 128;
 template <int D>
 struct ws_shape {
     static constexpr int TILE_BYTES = WS_ROWS * D * 2;
-    static constexpr int BARRIERS = 1 + 4 * WS_STAGES;
+    static constexpr int BARRIERS = 2 + 4 * WS_STAGES;
     static constexpr size_t SHARED_BYTES = (size_t)(1 + 2 * WS_STAGES) * TILE_BYTES + BARRIERS * 8 + 1024;
     static_assert(SHARED_BYTES <= 227 * 1024, "fits Hopper's 227 KB a block");
 };
@@ -107,6 +107,7 @@ enum ws_schedule {
     WS_SERIAL,   /* each tile: Q K^T, wait, softmax, P V, wait */
     WS_OVERLAP,  /* Q K^T of tile t + 1 and P V of tile t in flight during tile t + 1's softmax */
     WS_PINGPONG, /* WS_OVERLAP, and the two warpgroups take turns issuing their products */
+    WS_PERSISTENT, /* WS_PINGPONG in a block per SM that walks the works */
 };
 
 /* Named barriers 1 and 2 (0 is __syncthreads): "consumer warpgroup c may
@@ -139,115 +140,168 @@ constexpr int WS_TURN_BARRIER = 1;
  * ones fill the tail.
  * Rung 8 (WS_PINGPONG): the two warpgroups take turns issuing their
  * products (named barriers): one's softmax runs under the other's
- * products, by construction rather than by chance. */
+ * products, by construction rather than by chance.
+ * Rung 9 (WS_PERSISTENT): rung 8 in one block per SM that walks the works
+ * (query blocks); the producer loads the next work's Q, K and V while the
+ * consumers finish this one and store O, so that no block starts cold:
+ * at 4x32x4096x128 a block's life is ~50 us, its cold start (Q and the
+ * first K from DRAM, the first Q K^T and softmax with nothing to overlap)
+ * a few percent of that; at 16x16x1024x64 (8 key tiles a block) far more.
+ * Measured (H100 SXM, ratio to cuDNN 9.14 at 4x32x4096x128 full / causal,
+ * 16x16x1024x64 full / causal; TFLOP/s of the full D = 128):
+ *   wgmma_ws         0.875 / 0.860 / 0.791 / 0.838   608
+ *   wgmma_overlap    0.945 / 0.928 / 0.752 / 0.809   656
+ *   wgmma_pingpong   0.956 / 0.955 / 0.805 / 0.857   664 (cuDNN 694)
+ * With exp2f (a denormal fix-up around each MUFU.EX2) and the scale as a
+ * separate multiply, the first build measured 556 / 473 / 604 TFLOP/s for
+ * the three at 4x32x4096x128: rung 7 alone lost to rung 6 (the softmax
+ * of one warpgroup no longer hid under the other's products), and the
+ * FFMA + ex2.approx.ftz softmax gave rungs 6-8 +9%, +39%, +10%.
+ * Left at D = 64: the softmax itself. A tile of 128 keys costs a
+ * warpgroup 8192 MUFU.EX2 (16 a clock an SM: 512 clocks) against 512
+ * clocks of wgmma at D = 64, so the exponentials bound it as much as the
+ * tensor cores do; at D = 128 the products take twice as long and hide
+ * it. */
 template <int D, ws_schedule SCHEDULE>
 __global__ void __launch_bounds__(WS_THREADS, 1)
     wgmma_ws_kernel(const __grid_constant__ CUtensorMap q_map, const __grid_constant__ CUtensorMap k_map,
-                    const __grid_constant__ CUtensorMap v_map, bf16 *__restrict__ o, int seq, int causal,
+                    const __grid_constant__ CUtensorMap v_map, bf16 *__restrict__ o, int heads, int seq, int causal,
                     float scale_log2)
 {
     typedef ws_shape<D> W;
+    constexpr bool TURNS = SCHEDULE == WS_PINGPONG || SCHEDULE == WS_PERSISTENT;
     extern __shared__ uint8_t raw_shared[];
     uint8_t *shared = aligned_1024(raw_shared);
     uint32_t q_tile = smem_address(shared);
     auto k_stage = [&](int s) { return q_tile + (uint32_t)(1 + s) * W::TILE_BYTES; };
     auto v_stage = [&](int s) { return q_tile + (uint32_t)(1 + WS_STAGES + s) * W::TILE_BYTES; };
     uint64_t *q_full = reinterpret_cast<uint64_t *>(shared + (1 + 2 * WS_STAGES) * W::TILE_BYTES);
-    uint64_t *k_full = q_full + 1, *v_full = k_full + WS_STAGES, *k_empty = v_full + WS_STAGES,
-             *v_empty = k_empty + WS_STAGES;
-    int head = blockIdx.y;
-    int q_block = SCHEDULE == WS_SERIAL || !causal ? blockIdx.x : gridDim.x - 1 - blockIdx.x;
-    int q0 = q_block * WS_ROWS;
-    int keys_end = causal ? min(seq, q0 + WS_ROWS) : seq;
-    int tiles = attention_ceil_div(keys_end, WS_KEYS);
+    uint64_t *q_empty = q_full + 1, *k_full = q_empty + 1, *v_full = k_full + WS_STAGES,
+             *k_empty = v_full + WS_STAGES, *v_empty = k_empty + WS_STAGES;
+    /* Work w is query block w % q_blocks of head w / q_blocks: a head's
+     * blocks run together and share its K and V in L2. Causal, past rung
+     * 6: its longest rows first. A block takes one work (rungs 6-8) or
+     * every gridDim.x-th (rung 9). */
+    int q_blocks = attention_ceil_div(seq, WS_ROWS), work_count = q_blocks * heads;
+    int step = SCHEDULE == WS_PERSISTENT ? gridDim.x : work_count;
+    auto locate = [&](int w, int &head, int &q0, int &tiles) {
+        head = w / q_blocks;
+        int q_block = w % q_blocks;
+        if (SCHEDULE != WS_SERIAL && causal) q_block = q_blocks - 1 - q_block;
+        q0 = q_block * WS_ROWS;
+        tiles = attention_ceil_div(causal ? min(seq, q0 + WS_ROWS) : seq, WS_KEYS);
+    };
     if (threadIdx.x == 0) {
         mbarrier_init(q_full, 1);
+        mbarrier_init(q_empty, 8); /* the 8 consumer warps */
         for (int s = 0; s < WS_STAGES; ++s) {
             mbarrier_init(&k_full[s], 1);
             mbarrier_init(&v_full[s], 1);
-            mbarrier_init(&k_empty[s], 8); /* the 8 consumer warps */
+            mbarrier_init(&k_empty[s], 8);
             mbarrier_init(&v_empty[s], 8);
         }
         mbarrier_init_fence();
     }
     __syncthreads();
     int warpgroup = threadIdx.x / 128;
+    /* K and V tiles count on across works (g): ring stage g % 2, phase
+     * (g / 2) % 2. */
+    auto phase_of = [](int g) { return (uint32_t)(g / WS_STAGES) & 1; };
     if (warpgroup == 0) {
         setmaxnreg_decrease<WS_PRODUCER_REGISTERS>();
         if (threadIdx.x != 0) return;
-        tma_load_rows<D>(q_tile, q_map, q0, head, q_full);
-        for (int t = 0; t < tiles; ++t) {
-            int s = t % WS_STAGES;
-            uint32_t phase = (uint32_t)(t / WS_STAGES) & 1;
-            mbarrier_wait(&k_empty[s], phase ^ 1);
-            tma_load_rows<D>(k_stage(s), k_map, t * WS_KEYS, head, &k_full[s]);
-            mbarrier_wait(&v_empty[s], phase ^ 1);
-            tma_load_rows<D>(v_stage(s), v_map, t * WS_KEYS, head, &v_full[s]);
+        int g = 0, iteration = 0;
+        for (int w = blockIdx.x; w < work_count; w += step, ++iteration) {
+            int head, q0, tiles;
+            locate(w, head, q0, tiles);
+            /* The consumers' last Q K^T of the previous work is done. */
+            mbarrier_wait(q_empty, (uint32_t)(iteration & 1) ^ 1);
+            tma_load_rows<D>(q_tile, q_map, q0, head, q_full);
+            for (int t = 0; t < tiles; ++t, ++g) {
+                int s = g % WS_STAGES;
+                mbarrier_wait(&k_empty[s], phase_of(g) ^ 1);
+                tma_load_rows<D>(k_stage(s), k_map, t * WS_KEYS, head, &k_full[s]);
+                mbarrier_wait(&v_empty[s], phase_of(g) ^ 1);
+                tma_load_rows<D>(v_stage(s), v_map, t * WS_KEYS, head, &v_full[s]);
+            }
         }
         return;
     }
     setmaxnreg_increase<WS_CONSUMER_REGISTERS>();
     int consumer = warpgroup - 1, warp = (threadIdx.x % 128) / 32, lane = threadIdx.x % 32;
-    int row0 = q0 + 64 * consumer + 16 * warp;
     uint32_t q_rows = q_tile + 64 * consumer * 128;
-    auto phase_of = [](int t) { return (uint32_t)(t / WS_STAGES) & 1; };
-    auto release = [&](uint64_t *empty, int t) {
-        if (lane == 0) mbarrier_arrive(&empty[t % WS_STAGES]);
+    auto release = [&](uint64_t *barrier) {
+        if (lane == 0) mbarrier_arrive(barrier);
     };
-    float acc[D / 2], m[2] = {-INFINITY, -INFINITY}, l[2] = {0.0f, 0.0f}, alpha[2];
+    /* Warpgroup 1 lets warpgroup 0 issue first. */
+    if (TURNS && consumer == 1) named_barrier_arrive(WS_TURN_BARRIER, 256);
+    int g = 0, iteration = 0;
+    for (int w = blockIdx.x; w < work_count; w += step, ++iteration) {
+        int head, q0, tiles;
+        locate(w, head, q0, tiles);
+        bool last_work = w + step >= work_count;
+        int row0 = q0 + 64 * consumer + 16 * warp;
+        float acc[D / 2], m[2] = {-INFINITY, -INFINITY}, l[2] = {0.0f, 0.0f}, alpha[2];
 #pragma unroll
-    for (int i = 0; i < D / 2; ++i) acc[i] = 0.0f;
-    float scores[WS_KEYS / 2];
-    uint32_t pf[WS_KEYS / 16][4];
-    mbarrier_wait(q_full, 0);
-    if constexpr (SCHEDULE == WS_SERIAL) {
-        for (int t = 0; t < tiles; ++t) {
-            mbarrier_wait(&k_full[t % WS_STAGES], phase_of(t));
-            issue_scores<D>(scores, q_rows, k_stage(t % WS_STAGES));
+        for (int i = 0; i < D / 2; ++i) acc[i] = 0.0f;
+        float scores[WS_KEYS / 2];
+        uint32_t pf[WS_KEYS / 16][4];
+        mbarrier_wait(q_full, (uint32_t)iteration & 1);
+        if constexpr (SCHEDULE == WS_SERIAL) {
+            for (int t = 0; t < tiles; ++t) {
+                int s = (g + t) % WS_STAGES;
+                mbarrier_wait(&k_full[s], phase_of(g + t));
+                issue_scores<D>(scores, q_rows, k_stage(s));
+                wgmma_wait<0>();
+                release(&k_empty[s]);
+                if (t == tiles - 1) release(q_empty);
+                softmax_tile(scores, m, l, alpha, row0, t * WS_KEYS, seq, causal, scale_log2, lane);
+                to_fragments(scores, pf);
+                rescale_rows(acc, alpha);
+                mbarrier_wait(&v_full[s], phase_of(g + t));
+                issue_output<D>(acc, pf, v_stage(s));
+                wgmma_wait<0>();
+                release(&v_empty[s]);
+            }
+        } else {
+            mbarrier_wait(&k_full[g % WS_STAGES], phase_of(g));
+            issue_scores<D>(scores, q_rows, k_stage(g % WS_STAGES));
             wgmma_wait<0>();
-            release(k_empty, t);
-            softmax_tile(scores, m, l, alpha, row0, t * WS_KEYS, seq, causal, scale_log2, lane);
+            release(&k_empty[g % WS_STAGES]);
+            if (tiles == 1) release(q_empty);
+            softmax_tile(scores, m, l, alpha, row0, 0, seq, causal, scale_log2, lane);
             to_fragments(scores, pf);
-            rescale_rows(acc, alpha);
-            mbarrier_wait(&v_full[t % WS_STAGES], phase_of(t));
-            issue_output<D>(acc, pf, v_stage(t % WS_STAGES));
+            for (int t = 1; t < tiles; ++t) {
+                int s = (g + t) % WS_STAGES, previous = (g + t - 1) % WS_STAGES;
+                if (TURNS) named_barrier_sync(WS_TURN_BARRIER + consumer, 256);
+                mbarrier_wait(&k_full[s], phase_of(g + t));
+                issue_scores<D>(scores, q_rows, k_stage(s));
+                mbarrier_wait(&v_full[previous], phase_of(g + t - 1));
+                issue_output<D>(acc, pf, v_stage(previous));
+                if (TURNS) named_barrier_arrive(WS_TURN_BARRIER + 1 - consumer, 256);
+                wgmma_wait<1>(); /* the scores of tile t */
+                release(&k_empty[s]);
+                if (t == tiles - 1) release(q_empty);
+                softmax_tile(scores, m, l, alpha, row0, t * WS_KEYS, seq, causal, scale_log2, lane);
+                wgmma_wait<0>(); /* P V of tile t - 1: its P fragments and the accumulator are free */
+                release(&v_empty[previous]);
+                rescale_rows(acc, alpha);
+                to_fragments(scores, pf);
+            }
+            /* The last tile's P V; warpgroup 1 skips its very last
+             * arrival, which no one would wait for. */
+            int last = (g + tiles - 1) % WS_STAGES;
+            if (TURNS) named_barrier_sync(WS_TURN_BARRIER + consumer, 256);
+            mbarrier_wait(&v_full[last], phase_of(g + tiles - 1));
+            issue_output<D>(acc, pf, v_stage(last));
+            if (TURNS && (consumer == 0 || !last_work)) named_barrier_arrive(WS_TURN_BARRIER + 1 - consumer, 256);
             wgmma_wait<0>();
-            release(v_empty, t);
+            release(&v_empty[last]);
         }
-    } else {
-        /* Warpgroup 1 lets warpgroup 0 issue first. */
-        if (SCHEDULE == WS_PINGPONG && consumer == 1) named_barrier_arrive(WS_TURN_BARRIER, 256);
-        mbarrier_wait(&k_full[0], 0);
-        issue_scores<D>(scores, q_rows, k_stage(0));
-        wgmma_wait<0>();
-        release(k_empty, 0);
-        softmax_tile(scores, m, l, alpha, row0, 0, seq, causal, scale_log2, lane);
-        to_fragments(scores, pf);
-        for (int t = 1; t < tiles; ++t) {
-            if (SCHEDULE == WS_PINGPONG) named_barrier_sync(WS_TURN_BARRIER + consumer, 256);
-            mbarrier_wait(&k_full[t % WS_STAGES], phase_of(t));
-            issue_scores<D>(scores, q_rows, k_stage(t % WS_STAGES));
-            mbarrier_wait(&v_full[(t - 1) % WS_STAGES], phase_of(t - 1));
-            issue_output<D>(acc, pf, v_stage((t - 1) % WS_STAGES));
-            if (SCHEDULE == WS_PINGPONG) named_barrier_arrive(WS_TURN_BARRIER + 1 - consumer, 256);
-            wgmma_wait<1>(); /* the scores of tile t */
-            release(k_empty, t);
-            softmax_tile(scores, m, l, alpha, row0, t * WS_KEYS, seq, causal, scale_log2, lane);
-            wgmma_wait<0>(); /* P V of tile t - 1: its P fragments and the accumulator are free */
-            release(v_empty, t - 1);
-            rescale_rows(acc, alpha);
-            to_fragments(scores, pf);
-        }
-        /* The last tile's P V; warpgroup 1 skips its last arrival, which
-         * no one would wait for. */
-        if (SCHEDULE == WS_PINGPONG) named_barrier_sync(WS_TURN_BARRIER + consumer, 256);
-        mbarrier_wait(&v_full[(tiles - 1) % WS_STAGES], phase_of(tiles - 1));
-        issue_output<D>(acc, pf, v_stage((tiles - 1) % WS_STAGES));
-        if (SCHEDULE == WS_PINGPONG && consumer == 0) named_barrier_arrive(WS_TURN_BARRIER + 1, 256);
-        wgmma_wait<0>();
-        release(v_empty, tiles - 1);
+        g += tiles;
+        /* The next work's loads are already under way meanwhile. */
+        store_rows(o + (size_t)head * seq * D, acc, l, row0, seq, D, lane);
     }
-    store_rows(o + (size_t)head * seq * D, acc, l, row0, seq, D, lane);
 }
 
 /* ---- Tensor maps and launchers ---------------------------------------------------- */
@@ -301,10 +355,19 @@ static void launch_wgmma_ws(const attention_problem *p, cudaStream_t stream)
 {
     constexpr auto kernel = wgmma_ws_kernel<D, SCHEDULE>;
     allow_shared_bytes<kernel>(ws_shape<D>::SHARED_BYTES);
-    dim3 grid(attention_ceil_div(p->seq, WS_ROWS), p->heads);
-    kernel<<<grid, WS_THREADS, ws_shape<D>::SHARED_BYTES, stream>>>(p->q_map, p->k_map, p->v_map,
-                                                                   reinterpret_cast<bf16 *>(p->o), p->seq, p->causal,
-                                                                   p->scale * ATTENTION_LOG2E);
+    int works = attention_ceil_div(p->seq, WS_ROWS) * p->heads, blocks = works;
+    if (SCHEDULE == WS_PERSISTENT) {
+        static int sms = 0;
+        if (!sms) {
+            int device;
+            CUDA_CHECK(cudaGetDevice(&device));
+            CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+        }
+        blocks = works < sms ? works : sms;
+    }
+    kernel<<<blocks, WS_THREADS, ws_shape<D>::SHARED_BYTES, stream>>>(p->q_map, p->k_map, p->v_map,
+                                                                     reinterpret_cast<bf16 *>(p->o), p->heads, p->seq,
+                                                                     p->causal, p->scale * ATTENTION_LOG2E);
     CUDA_CHECK_LAUNCH();
 }
 
@@ -332,8 +395,13 @@ extern "C" void attention_wgmma_pingpong(const attention_problem *p, cudaStream_
     launch_for_dim<WS_PINGPONG>(p, stream);
 }
 
+extern "C" void attention_wgmma_persistent(const attention_problem *p, cudaStream_t stream)
+{
+    launch_for_dim<WS_PERSISTENT>(p, stream);
+}
+
 extern "C" size_t attention_sm90a_shared_bytes(attention_launcher *rung, int dim)
 {
-    (void)rung; /* the three rungs share one shape */
+    (void)rung; /* the Hopper rungs share one shape */
     return dim == 128 ? ws_shape<128>::SHARED_BYTES : ws_shape<64>::SHARED_BYTES;
 }
