@@ -152,6 +152,18 @@ constexpr int WS_TURN_BARRIER = 1;
  *   wgmma_ws         0.875 / 0.860 / 0.791 / 0.838   608
  *   wgmma_overlap    0.945 / 0.928 / 0.752 / 0.809   656
  *   wgmma_pingpong   0.956 / 0.955 / 0.805 / 0.857   664 (cuDNN 694)
+ *   wgmma_persistent 0.993 / 0.920 / 0.965 / 0.890   684 (cuDNN 688; another run)
+ * Persistence pays most where blocks are short (D = 64, S = 1024: 0.805
+ * to 0.965) and loses causally: the static walk (block b takes works b,
+ * b + 132, ...) gives SMs unequal sums of diagonal-bounded works, where
+ * the hardware's block scheduler of rung 8 balances them as they finish.
+ * Nsight Compute on rung 9 at 4x32x4096x128 (full): tensor pipe busy
+ * 73.8% of elapsed cycles, XU (MUFU.EX2) 39.8% and FMA 15.5% of active,
+ * issue slots 41.4%, DRAM 9.8%, 168 registers at entry; cuDNN's kernel on
+ * the same problem: 73.8%, 39.2%, 20.4%, 43.9%, 9.8%: the same profile.
+ * The tensor pipe waits on each warpgroup's softmax (P must exist before
+ * P V issues), not on memory or issue slots. At 16x16x1024x64: tensor
+ * 45.0%, XU 49.9%, issue 47.2%, DRAM 23.3%.
  * With exp2f (a denormal fix-up around each MUFU.EX2) and the scale as a
  * separate multiply, the first build measured 556 / 473 / 604 TFLOP/s for
  * the three at 4x32x4096x128: rung 7 alone lost to rung 6 (the softmax
