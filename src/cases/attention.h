@@ -92,13 +92,6 @@ double attention_tolerance(void);
  * (causal), Q, K, V read and O written once. */
 ladder_work attention_work_of(long long heads, long long seq, long long dim, int causal);
 
-/* The cuDNN baseline (attention_cudnn.c). A plan for the problem, or NULL
- * with the reason in err; run it; free it. */
-typedef struct attention_cudnn attention_cudnn;
-attention_cudnn *attention_cudnn_create(const attention_problem *problem, long long batch, long long heads_per_batch,
-                                        char *err, size_t err_len);
-void attention_cudnn_run(attention_cudnn *plan, const attention_problem *problem, cudaStream_t stream);
-void attention_cudnn_destroy(attention_cudnn *plan);
 #endif
 
 #ifdef __cplusplus

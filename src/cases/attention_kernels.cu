@@ -234,7 +234,8 @@ __global__ void __launch_bounds__(FUSED_WARPS * 32)
         if (row >= seq) continue;
         float inverse = 1.0f / l[r];
 #pragma unroll
-        for (int t = 0; t < D / 32; ++t) o[head + (size_t)row * D + lane + 32 * t] = __float2bfloat16(acc[r][t] * inverse);
+        for (int t = 0; t < D / 32; ++t)
+            o[head + (size_t)row * D + lane + 32 * t] = __float2bfloat16(acc[r][t] * inverse);
     }
 }
 
@@ -445,7 +446,8 @@ extern "C" void attention_textbook(const attention_problem *p, cudaStream_t stre
     textbook_scores_kernel<<<square, 256, 0, stream>>>(reinterpret_cast<const bf16 *>(p->q), bf16_of(p->k), p->scores,
                                                        p->seq, p->dim, p->scale);
     CUDA_CHECK_LAUNCH();
-    softmax_rows_kernel<float><<<(unsigned)p->heads * p->seq, 256, 0, stream>>>(p->scores, p->scores, p->seq, p->causal);
+    unsigned rows = (unsigned)p->heads * p->seq;
+    softmax_rows_kernel<float><<<rows, 256, 0, stream>>>(p->scores, p->scores, p->seq, p->causal);
     CUDA_CHECK_LAUNCH();
     dim3 out(p->dim / TEXTBOOK_TILE, attention_ceil_div(p->seq, TEXTBOOK_TILE), p->heads);
     textbook_output_kernel<<<out, 256, 0, stream>>>(p->scores, bf16_of(p->v), reinterpret_cast<bf16 *>(p->o), p->seq,

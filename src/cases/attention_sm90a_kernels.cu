@@ -65,7 +65,8 @@ __device__ __forceinline__ void issue_scores(float (&scores)[WS_KEYS / 2], uint3
 /* acc (64 x D) += P V: P from registers (the A fragments), V read N-major
  * through the transposing descriptor. Issued, not waited for. */
 template <int D>
-__device__ __forceinline__ void issue_output(float (&acc)[D / 2], const uint32_t (&pf)[WS_KEYS / 16][4], uint32_t v_tile)
+__device__ __forceinline__ void issue_output(float (&acc)[D / 2], const uint32_t (&pf)[WS_KEYS / 16][4],
+                                             uint32_t v_tile)
 {
     wgmma_fence();
 #pragma unroll
@@ -161,8 +162,9 @@ constexpr int WS_TURN_BARRIER = 1;
  * 73.8% of elapsed cycles, XU (MUFU.EX2) 39.8% and FMA 15.5% of active,
  * issue slots 41.4%, DRAM 9.8%, 168 registers at entry; cuDNN's kernel on
  * the same problem: 73.8%, 39.2%, 20.4%, 43.9%, 9.8%: the same profile.
- * The tensor pipe waits on each warpgroup's softmax (P must exist before
- * P V issues), not on memory or issue slots. At 16x16x1024x64: tensor
+ * No pipe, issue slots or DRAM near its limit: what idles the tensor pipe
+ * a quarter of the time is latency between each warpgroup's softmax and
+ * its products (P must exist before P V issues). At 16x16x1024x64: tensor
  * 45.0%, XU 49.9%, issue 47.2%, DRAM 23.3%.
  * With exp2f (a denormal fix-up around each MUFU.EX2) and the scale as a
  * separate multiply, the first build measured 556 / 473 / 604 TFLOP/s for
@@ -339,7 +341,8 @@ extern "C" int attention_encode_tensor_maps(attention_problem *p, char *err, siz
 {
     void *entry = NULL;
     cudaDriverEntryPointQueryResult found;
-    cudaError_t e = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &entry, 12000, cudaEnableDefault, &found);
+    cudaError_t e =
+        cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &entry, 12000, cudaEnableDefault, &found);
     if (e != cudaSuccess || found != cudaDriverEntryPointSuccess || !entry) {
         snprintf(err, err_len, "the driver has no cuTensorMapEncodeTiled (%s)", cudaGetErrorString(e));
         return -1;

@@ -43,7 +43,8 @@ static void naive_attention(problem *p)
         for (long long i = 0; i < s; ++i)
             for (long long j = 0; j < s; ++j) {
                 double dot = 0;
-                for (long long e = 0; e < d; ++e) dot += (double)ladder_from_bf16(q[i * d + e]) * ladder_from_bf16(k[j * d + e]);
+                for (long long e = 0; e < d; ++e)
+                    dot += (double)ladder_from_bf16(q[i * d + e]) * ladder_from_bf16(k[j * d + e]);
                 scores[i * s + j] = p->causal && j > i ? -INFINITY : dot / sqrt((double)d);
             }
         for (long long i = 0; i < s; ++i) {
@@ -178,7 +179,8 @@ static void test_sample(void)
     EXPECT(sample.head[0] == 0 && sample.row[0] == 0 && sample.head[1] == 0 && sample.row[1] == 999);
     EXPECT(sample.head[2] == 6 && sample.row[2] == 0 && sample.head[3] == 6 && sample.row[3] == 999);
     int inside = 1;
-    for (int i = 0; i < sample.count; ++i) inside &= sample.head[i] >= 0 && sample.head[i] < 7 && sample.row[i] >= 0 && sample.row[i] < 1000;
+    for (int i = 0; i < sample.count; ++i)
+        inside &= sample.head[i] >= 0 && sample.head[i] < 7 && sample.row[i] >= 0 && sample.row[i] < 1000;
     EXPECT(inside);
     /* A wrong element in a sampled row fails; the NaN scan covers the rest. */
     problem p = make_problem(2, 20, 64, 0, 31);
