@@ -20,6 +20,7 @@ extern const ladder_case instr_case;
 extern const ladder_case occupancy_case;
 extern const ladder_case p2p_case;
 extern const ladder_case allreduce_case;
+extern const ladder_case attention_case;
 
 const ladder_case *const ladder_cases[] = {
     &coalescing_case,
@@ -40,6 +41,7 @@ const ladder_case *const ladder_cases[] = {
     &occupancy_case,
     &p2p_case,
     &allreduce_case,
+    &attention_case,
 };
 const int ladder_case_count = (int)(sizeof ladder_cases / sizeof ladder_cases[0]);
 

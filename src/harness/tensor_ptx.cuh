@@ -1,12 +1,12 @@
 /* The tensor-core, asynchronous-copy and barrier instructions of the hgemm
- * ladder, each wrapped once in a named function with its operands explained,
- * so that kernels read as tiles and pipelines. Shared-memory operands are
+ * and attention ladders, each wrapped once in a named function with its
+ * operands explained, so that kernels read as tiles and pipelines. Shared-memory operands are
  * 32-bit shared-window addresses (smem_address). Each wrapper compiles to
  * nothing on targets without its instruction; the case skips those rungs
  * there, so that code never runs.
- *   sm_80+:  ldmatrix, mma.sync m16n8k16 BF16, cp.async with zero fill
- *   sm_90:   mbarrier transactions, TMA (cp.async.bulk.tensor)
- *   sm_90a:  wgmma, setmaxnreg */
+ *   sm_80+:  ldmatrix (plain and transposed), mma.sync m16n8k16 BF16, cp.async with zero fill
+ *   sm_90:   mbarrier transactions, TMA (cp.async.bulk.tensor, 2D and 3D)
+ *   sm_90a:  wgmma (A from shared memory or registers, B K- or N-major), setmaxnreg */
 #ifndef LADDER_TENSOR_PTX_CUH
 #define LADDER_TENSOR_PTX_CUH
 
@@ -27,6 +27,19 @@ __device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], uint32_t address)
 {
 #if __CUDA_ARCH__ >= 800
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(address));
+#endif
+}
+
+/* ldmatrix_x4 with each 8x8 matrix transposed: lane i receives, of matrix
+ * i, the elements (row 2 (lane % 4), column lane / 4) and (row + 1, same
+ * column). From a row-major k x n tile (rows k, n contiguous: V in P V)
+ * that is mma.sync's "col" B fragment, without a transposed copy. */
+__device__ __forceinline__ void ldmatrix_x4_trans(uint32_t (&r)[4], uint32_t address)
+{
+#if __CUDA_ARCH__ >= 800
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
                  : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
                  : "r"(address));
 #endif
@@ -71,6 +84,20 @@ __device__ __forceinline__ void cp_async_wait()
 #if __CUDA_ARCH__ >= 800
     asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING) : "memory");
 #endif
+}
+
+/* Named barriers (1-15; 0 is __syncthreads) between THREADS threads, a
+ * multiple of 32: sync waits until THREADS have arrived (itself counted),
+ * arrive counts this warp and goes on. Two warpgroups take turns with a
+ * pair of them. */
+__device__ __forceinline__ void named_barrier_sync(int id, int threads)
+{
+    asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
+
+__device__ __forceinline__ void named_barrier_arrive(int id, int threads)
+{
+    asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
 }
 
 /* ---- sm_90: transaction barriers and the tensor copy engine --------------- */
@@ -145,6 +172,21 @@ __device__ __forceinline__ void tma_load_2d(uint32_t dst, const void *tensor_map
 #endif
 }
 
+/* The same for a 3D tensor map: the box at element coordinates (inner,
+ * middle, outer), e.g. (column, row, head) of a [heads][rows][columns]
+ * tensor, so that a box crossing the end of one head's rows reads zeros,
+ * not the next head. */
+__device__ __forceinline__ void tma_load_3d(uint32_t dst, const void *tensor_map, int inner, int middle, int outer,
+                                            uint64_t *barrier)
+{
+#if __CUDA_ARCH__ >= 900
+    asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, "
+                 "%4}], [%5];\n" ::"r"(dst),
+                 "l"(tensor_map), "r"(inner), "r"(middle), "r"(outer), "r"(smem_address(barrier))
+                 : "memory");
+#endif
+}
+
 /* ---- sm_90a: warpgroup MMA and register reallocation ---------------------- */
 
 /* A wgmma operand in shared memory: a tile of rows of 64 BF16 (128 bytes),
@@ -158,6 +200,19 @@ __device__ __forceinline__ void tma_load_2d(uint32_t dst, const void *tensor_map
 __device__ __forceinline__ uint64_t wgmma_descriptor_sw128(uint32_t address)
 {
     return (uint64_t)((address & 0x3FFFF) >> 4) | (1ull << 16) | ((uint64_t)(1024 >> 4) << 32) | (1ull << 62);
+}
+
+/* A wgmma B operand stored N-major (N contiguous: V in P V, keys along K)
+ * as TMA writes it with the 128-byte swizzle: panels of 64 N-elements (128
+ * bytes) by the K rows, each row one 128-byte line. Stride byte offset
+ * (32-45): 1024, from one group of 8 K rows to the next; leading byte
+ * offset (16-29): panel_bytes, from one 64-wide panel of N to the next
+ * (used when N > 64). Used with imm-trans-b = 1. A k-step of 16 rows
+ * starts 16 x 128 = 2048 bytes further. */
+__device__ __forceinline__ uint64_t wgmma_descriptor_sw128_n_major(uint32_t address, uint32_t panel_bytes)
+{
+    return (uint64_t)((address & 0x3FFFF) >> 4) | ((uint64_t)((panel_bytes >> 4) & 0x3FFF) << 16) |
+           ((uint64_t)(1024 >> 4) << 32) | (1ull << 62);
 }
 
 /* Order this warpgroup's earlier register writes (the accumulators) before
@@ -233,6 +288,34 @@ __device__ __forceinline__ void wgmma_m64n256k16_bf16(float (&d)[128], uint64_t 
                  "%128, %129, 1, 1, 1, 0, 0;\n"
                  : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
                  : "l"(a_desc), "l"(b_desc));
+#endif
+}
+
+/* D (64 x 64, FP32, 32 registers a thread) += A (64 x 16, BF16, from
+ * registers: per warp the mma.sync m16n8k16 A fragment of its 16 rows) *
+ * B (16 x 64) read N-major from shared memory (wgmma_descriptor_sw128_n_major). */
+__device__ __forceinline__ void wgmma_m64n64k16_bf16_rs_n_major(float (&d)[32], const uint32_t (&a)[4], uint64_t b_desc)
+{
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    asm volatile("wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 "
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, "
+                 "{%32, %33, %34, %35}, %36, 1, 1, 1, 1;\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b_desc));
+#endif
+}
+
+/* D (64 x 128, FP32, 64 registers a thread) += A (64 x 16, BF16, from
+ * registers: per warp the mma.sync m16n8k16 A fragment of its 16 rows) *
+ * B (16 x 128) read N-major from shared memory (wgmma_descriptor_sw128_n_major). */
+__device__ __forceinline__ void wgmma_m64n128k16_bf16_rs_n_major(float (&d)[64], const uint32_t (&a)[4], uint64_t b_desc)
+{
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    asm volatile("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 "
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
+                 "{%64, %65, %66, %67}, %68, 1, 1, 1, 1;\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b_desc));
 #endif
 }
 
