@@ -155,6 +155,10 @@ constexpr int WS_TURN_BARRIER = 1;
  *   wgmma_overlap    0.945 / 0.928 / 0.752 / 0.809   656
  *   wgmma_pingpong   0.956 / 0.955 / 0.805 / 0.857   664 (cuDNN 694)
  *   wgmma_persistent 0.993 / 0.920 / 0.965 / 0.890   684 (cuDNN 688; another run)
+ * Open: compute-sanitizer racecheck on the wgmma_ws_kernel instances,
+ * run once after this rung was added, reported 1 hazard whose report did
+ * not come back (rungs 6-8 alone had none); the rung validates and repeats
+ * bit for bit, but is not racecheck-clean until that report is read.
  * Persistence pays most where blocks are short (D = 64, S = 1024: 0.805
  * to 0.965) and loses causally: the static walk (block b takes works b,
  * b + 132, ...) gives SMs unequal sums of diagonal-bounded works, where
