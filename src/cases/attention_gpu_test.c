@@ -19,26 +19,6 @@
 
 extern const ladder_case attention_case;
 
-static void *create_or_die(const char *text)
-{
-    char err[512];
-    ladder_size size;
-    ladder_status status;
-    if (ladder_parse_size(text, &size, err, sizeof err) != 0) ladder_die("%s", err);
-    void *state = attention_case.create(&size, &status, err, sizeof err);
-    if (!state) ladder_die("attention %s: %s", text, err);
-    return state;
-}
-
-static void *output_copy(void *state, const ladder_variant *v)
-{
-    ladder_output out = attention_case.output(state, v);
-    void *host = malloc(out.bytes);
-    if (!host) ladder_die("out of host memory");
-    CUDA_CHECK(cudaMemcpy(host, out.ptr, out.bytes, cudaMemcpyDeviceToHost));
-    return host;
-}
-
 int main(void)
 {
     ladder_device device;
@@ -50,7 +30,7 @@ int main(void)
                            "causal:2x70x200x64", "3x50x129x128"};
     int ran = 0;
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
-        void *state = create_or_die(sizes[i]);
+        void *state = create_case_or_die(&attention_case, sizes[i]);
         for (int r = 0; r < attention_case.variant_count; ++r) {
             const ladder_variant *v = &attention_case.variants[r];
             const char *reason = attention_case.unsupported(state, v);
@@ -75,7 +55,7 @@ int main(void)
 
     const char *repeat_sizes[] = {"causal:2x2x333x128", "2x2x333x64"};
     for (size_t i = 0; i < sizeof repeat_sizes / sizeof repeat_sizes[0]; ++i) {
-        void *state = create_or_die(repeat_sizes[i]);
+        void *state = create_case_or_die(&attention_case, repeat_sizes[i]);
         int base = ladder_find_variant(&attention_case, "cudnn");
         int have_cudnn = attention_case.unsupported(state, &attention_case.variants[base]) == NULL;
         double reference = 0;
@@ -87,9 +67,9 @@ int main(void)
             const ladder_variant *v = &attention_case.variants[r];
             if (attention_case.unsupported(state, v) || r == base) continue;
             ladder_check first = ladder_validate_variant(&attention_case, state, v, 7);
-            void *once = output_copy(state, v);
+            void *once = copy_output(&attention_case, state, v);
             ladder_check second = ladder_validate_variant(&attention_case, state, v, 7);
-            void *twice = output_copy(state, v);
+            void *twice = copy_output(&attention_case, state, v);
             int same = memcmp(once, twice, attention_case.output(state, v).bytes) == 0;
             printf("%-20s %-16s error %.2e, repeat %s\n", repeat_sizes[i], v->name, first.rel_error,
                    same ? "identical" : "DIFFERS");

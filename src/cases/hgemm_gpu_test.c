@@ -20,27 +20,6 @@
 
 extern const ladder_case hgemm_case;
 
-static void *create_or_die(const char *text)
-{
-    char err[512];
-    ladder_size size;
-    ladder_status status;
-    if (ladder_parse_size(text, &size, err, sizeof err) != 0) ladder_die("%s", err);
-    void *state = hgemm_case.create(&size, &status, err, sizeof err);
-    if (!state) ladder_die("hgemm %s: %s", text, err);
-    return state;
-}
-
-/* The output of the variant's last run, copied to the host. */
-static float *output_copy(void *state, const ladder_variant *v)
-{
-    ladder_output out = hgemm_case.output(state, v);
-    float *host = malloc(out.bytes);
-    if (!host) ladder_die("out of host memory");
-    CUDA_CHECK(cudaMemcpy(host, out.ptr, out.bytes, cudaMemcpyDeviceToHost));
-    return host;
-}
-
 int main(void)
 {
     ladder_device device;
@@ -51,7 +30,7 @@ int main(void)
                            "16x300x95",   "300x7x1003", "200x136x4000"};
     int ran = 0;
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
-        void *state = create_or_die(sizes[i]);
+        void *state = create_case_or_die(&hgemm_case, sizes[i]);
         for (int r = 0; r < hgemm_case.variant_count; ++r) {
             const ladder_variant *v = &hgemm_case.variants[r];
             const char *reason = hgemm_case.unsupported(state, v);
@@ -77,7 +56,7 @@ int main(void)
     }
 
     /* Without cuBLAS (LADDER_SKIP_BASELINES), the repeat check alone. */
-    void *state = create_or_die("192x320x2048");
+    void *state = create_case_or_die(&hgemm_case, "192x320x2048");
     int vendor = !ladder_skip_baselines();
     ladder_check reference = {0};
     if (vendor) {
@@ -89,9 +68,9 @@ int main(void)
         const ladder_variant *v = &hgemm_case.variants[r];
         if (hgemm_case.unsupported(state, v) || (v->flags & LADDER_BASELINE)) continue;
         ladder_check first = ladder_validate_variant(&hgemm_case, state, v, 7);
-        float *once = output_copy(state, v);
+        float *once = copy_output(&hgemm_case, state, v);
         ladder_check second = ladder_validate_variant(&hgemm_case, state, v, 7);
-        float *twice = output_copy(state, v);
+        float *twice = copy_output(&hgemm_case, state, v);
         int same = memcmp(once, twice, hgemm_case.output(state, v).bytes) == 0;
         printf("%-20s error %.2e (%.2fx cuBLAS), repeat %s\n", v->name, first.rel_error,
                first.rel_error / reference.rel_error, same ? "identical" : "DIFFERS");

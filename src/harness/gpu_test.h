@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "case.h"
 #include "check.h"
 #include "device.h"
 #include "gpus.h"
@@ -18,6 +19,27 @@ static inline void open_device_or_skip(ladder_device *device)
         printf("skipped: %s\n", err);
         exit(LADDER_EXIT_SKIP_TEST);
     }
+}
+
+/* The case's state at the size `text`, or the reason and exit 1. */
+static inline void *create_case_or_die(const ladder_case *c, const char *text)
+{
+    char err[512];
+    ladder_size size;
+    ladder_status status;
+    if (ladder_parse_size(text, &size, err, sizeof err) != 0) ladder_die("%s", err);
+    void *state = c->create(&size, &status, err, sizeof err);
+    if (!state) ladder_die("%s %s: %s", c->name, text, err);
+    return state;
+}
+
+/* The output of the variant's last run, copied to the host (free() it). */
+static inline void *copy_output(const ladder_case *c, void *state, const ladder_variant *v)
+{
+    ladder_output out = c->output(state, v);
+    void *host = ladder_host_alloc(out.bytes);
+    CUDA_CHECK(cudaMemcpy(host, out.ptr, out.bytes, cudaMemcpyDeviceToHost));
+    return host;
 }
 
 /* For the multi-GPU tests: GPU 0 opened, and the run's GPUs (gpus.h) into
