@@ -5,6 +5,7 @@
  * query) get probability 0, so every rung takes any S >= 1. Built for
  * every architecture of the build; the case runs rungs 4-5 on 8.0+. */
 #include "../harness/check.h"
+#include "../harness/shared_memory.cuh"
 #include "attention_tiles.cuh"
 
 /* ---- Rung 1: the textbook ------------------------------------------------------ */
@@ -426,18 +427,6 @@ __global__ void __launch_bounds__(MMA_WARPS * 32)
 static const bf16 *bf16_of(const uint16_t *p)
 {
     return reinterpret_cast<const bf16 *>(p);
-}
-
-/* Above 48 KB a block's dynamic shared memory must be opted into, once per
- * kernel (and device: the harness runs one). */
-template <auto KERNEL>
-static void allow_shared_bytes(size_t bytes)
-{
-    static bool opted_in = false;
-    if (!opted_in && bytes > 48 * 1024) {
-        CUDA_CHECK(cudaFuncSetAttribute(KERNEL, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
-        opted_in = true;
-    }
 }
 
 extern "C" void attention_textbook(const attention_problem *p, cudaStream_t stream)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "../harness/check.h"
+#include "../harness/shared_memory.cuh"
 #include "attention_tiles.cuh"
 
 /* The dynamic shared memory base rounded up to 1024 bytes: the 128-byte
@@ -358,16 +359,6 @@ extern "C" int attention_encode_tensor_maps(attention_problem *p, char *err, siz
         encode_map(encode, &p->v_map, p->v, p->heads, p->seq, p->dim, err, err_len))
         return -1;
     return 0;
-}
-
-template <auto KERNEL>
-static void allow_shared_bytes(size_t bytes)
-{
-    static bool opted_in = false;
-    if (!opted_in) {
-        CUDA_CHECK(cudaFuncSetAttribute(KERNEL, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
-        opted_in = true;
-    }
 }
 
 template <int D, ws_schedule SCHEDULE>

@@ -7,6 +7,7 @@
 #include <mma.h>
 
 #include "../harness/check.h"
+#include "../harness/shared_memory.cuh"
 #include "hgemm_tiles.cuh"
 
 using namespace nvcuda;
@@ -409,18 +410,6 @@ __global__ void __launch_bounds__(GEMV_THREADS, 1)
 static const bf16 *bf16_of(const uint16_t *p)
 {
     return reinterpret_cast<const bf16 *>(p);
-}
-
-/* Above 48 KB a block's dynamic shared memory must be opted into, once per
- * kernel (and device: the harness runs one). */
-template <auto KERNEL>
-static void allow_shared_bytes(size_t bytes)
-{
-    static bool opted_in = false;
-    if (!opted_in && bytes > 48 * 1024) {
-        CUDA_CHECK(cudaFuncSetAttribute(KERNEL, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
-        opted_in = true;
-    }
 }
 
 static constexpr size_t MMA_LDMATRIX_SHARED = mma_block::STAGE_BYTES;

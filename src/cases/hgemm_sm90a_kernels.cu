@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "../harness/check.h"
+#include "../harness/shared_memory.cuh"
 #include "hgemm_tiles.cuh"
 #include "sgemm.h"
 
@@ -301,16 +302,6 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
 }
 
 /* ---- Launchers ---------------------------------------------------------------- */
-
-template <auto KERNEL>
-static void allow_shared_bytes(size_t bytes)
-{
-    static bool opted_in = false;
-    if (!opted_in) {
-        CUDA_CHECK(cudaFuncSetAttribute(KERNEL, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
-        opted_in = true;
-    }
-}
 
 /* The 1024-byte alignment of the ring costs up to 1 KB more. */
 static constexpr size_t TMA_MMA_SHARED =

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "../harness/check.h"
+#include "../harness/shared_memory.cuh"
 
 __host__ __device__ static int ceil_div(int x, int y)
 {
@@ -1034,19 +1035,6 @@ extern "C" void sgemm_warp_tiling(const float *a, const float *b, float *c, int 
                                   cudaStream_t stream)
 {
     launch_staged<MAP_WARP_TILES, 4>(a, b, c, m, n, k, stream);
-}
-
-/* The kernel of one configuration, allowed its shared memory: above 48 KB a
- * block must opt in, once per instantiation (and device: the harness runs
- * one). */
-template <auto KERNEL>
-static void allow_shared_bytes(size_t bytes)
-{
-    static bool opted_in = false;
-    if (!opted_in && bytes > 48 * 1024) {
-        CUDA_CHECK(cudaFuncSetAttribute(KERNEL, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
-        opted_in = true;
-    }
 }
 
 template <int BM, int BN, int BK, int TM, int TN, int STAGES, int GROUP_M, bool VEC>
