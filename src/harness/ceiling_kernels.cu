@@ -65,6 +65,12 @@ extern "C" double ladder_fma_kernel(float *sink, int blocks, int threads, int it
     return 2.0 * FMA_CHAINS * (double)iterations * blocks * threads;
 }
 
+extern "C" void ladder_launch_fma(void *fma_launch, cudaStream_t stream)
+{
+    ladder_fma_launch *f = (ladder_fma_launch *)fma_launch;
+    f->flops = ladder_fma_kernel(f->sink, f->blocks, f->threads, f->iterations, stream);
+}
+
 /* ---- The BF16 tensor-core ceiling ---- */
 
 #define MMA_CHAINS 8

@@ -21,6 +21,16 @@ void ladder_copy_kernel(const float *src, float *dst, size_t n, int vectors_per_
  * flops it performs. */
 double ladder_fma_kernel(float *sink, int blocks, int threads, int iterations, cudaStream_t stream);
 
+/* The FMA kernel as a timed launch (timing.h's ladder_launch): its context,
+ * and the launch, which leaves the flops of one run in `flops`. */
+typedef struct ladder_fma_launch {
+    float *sink;
+    int blocks, threads, iterations;
+    double flops;
+} ladder_fma_launch;
+
+void ladder_launch_fma(void *fma_launch, cudaStream_t stream);
+
 #define LADDER_TENSOR_KERNEL_THREADS 256
 
 /* BF16 tensor-core instructions only, FP32 accumulators, `iterations`

@@ -110,18 +110,6 @@ static void launch_copy_kernel(void *context, cudaStream_t stream)
     ladder_copy_kernel(c->src, c->dst, c->n, c->vectors_per_thread, c->blocks, stream);
 }
 
-typedef struct fma_context {
-    float *sink;
-    int blocks, threads, iterations;
-    double flops;
-} fma_context;
-
-static void launch_fma(void *context, cudaStream_t stream)
-{
-    fma_context *c = context;
-    c->flops = ladder_fma_kernel(c->sink, c->blocks, c->threads, c->iterations, stream);
-}
-
 typedef struct sgemm_context {
     cublasHandle_t handle;
     const float *a, *b;
@@ -187,10 +175,10 @@ static void measure_bandwidth(ladder_device *d, int quick)
 
 static void measure_fma(ladder_device *d, int quick)
 {
-    fma_context f = {.threads = 256, .iterations = quick ? 4096 : 16384};
+    ladder_fma_launch f = {.threads = 256, .iterations = quick ? 4096 : 16384};
     f.blocks = d->sm_count * (d->max_threads_per_sm / f.threads) * 4;
     CUDA_CHECK(cudaMalloc((void **)&f.sink, (size_t)f.blocks * f.threads * sizeof(float)));
-    ladder_timing t = ladder_time_device(launch_fma, &f, &ceiling_timing);
+    ladder_timing t = ladder_time_device(ladder_launch_fma, &f, &ceiling_timing);
     d->ceilings.fma_gflops = f.flops / (t.ms.median * 1e-3) / 1e9;
     CUDA_CHECK(cudaFree(f.sink));
 }

@@ -20,23 +20,11 @@
 #include "test_util.h"
 #include "timing.h"
 
-typedef struct fma_context {
-    float *sink;
-    int blocks, threads, iterations;
-    double flops;
-} fma_context;
-
-static void launch_fma(void *context, cudaStream_t stream)
-{
-    fma_context *c = context;
-    c->flops = ladder_fma_kernel(c->sink, c->blocks, c->threads, c->iterations, stream);
-}
-
-static double median_ms(fma_context *f)
+static double median_ms(ladder_fma_launch *f)
 {
     const ladder_timing_options options = {
         .min_samples = 10, .max_samples = 50, .target_spread = 0.01, .time_cap_s = 0.3, .warmup_runs = 2};
-    return ladder_time_device(launch_fma, f, &options).ms.median;
+    return ladder_time_device(ladder_launch_fma, f, &options).ms.median;
 }
 
 static void expect_plausible(const char *what, double watts, double joules, double per_joule, const ladder_device *d)
@@ -79,13 +67,13 @@ int main(void)
     EXPECT(device.idle_power_w > 0 && device.energy_period_ms > 0);
     if (isfinite(device.power_limit_w)) EXPECT(device.idle_power_w < device.power_limit_w);
 
-    fma_context f = {.threads = 256, .iterations = 16384};
+    ladder_fma_launch f = {.threads = 256, .iterations = 16384};
     f.blocks = device.sm_count * (device.max_threads_per_sm / f.threads) * 4;
     CUDA_CHECK(cudaMalloc((void **)&f.sink, (size_t)f.blocks * f.threads * sizeof(float)));
     double fma_ms = median_ms(&f);
     double started = ladder_now_seconds();
     ladder_energy fma;
-    const ladder_energy_rung fma_rung = {launch_fma, &f, fma_ms, f.flops, 0};
+    const ladder_energy_rung fma_rung = {ladder_launch_fma, &f, fma_ms, f.flops, 0};
     ladder_energy_measure_ladder(&fma_rung, 1, &fma);
     printf("FMA alone: %.0f ms of wall time for a %.3f ms kernel\n", 1e3 * (ladder_now_seconds() - started), fma_ms);
     EXPECTF(fma.reason == NULL, "the FMA kernel has no energy: %s", fma.reason ? fma.reason : "");
@@ -97,12 +85,12 @@ int main(void)
      * given to the wrong rung would read near the idle power. Run to run,
      * the kernel alone read 348-394 W on an H100, and 359 W between two
      * copies against 394 W alone in one run: hence 15 %. */
-    fma_context one_block = f;
+    ladder_fma_launch one_block = f;
     one_block.blocks = 1;
     double one_block_ms = median_ms(&one_block);
-    const ladder_energy_rung chain[] = {{launch_fma, &one_block, one_block_ms, 0, 0},
+    const ladder_energy_rung chain[] = {{ladder_launch_fma, &one_block, one_block_ms, 0, 0},
                                         fma_rung,
-                                        {launch_fma, &one_block, one_block_ms, 0, 0}};
+                                        {ladder_launch_fma, &one_block, one_block_ms, 0, 0}};
     ladder_energy in_chain[3];
     ladder_energy_measure_ladder(chain, 3, in_chain);
     printf("chain: one block %.1f W, FMA %.1f W (alone %.1f W), one block %.1f W\n", in_chain[0].watts,
