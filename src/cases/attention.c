@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "../harness/bf16.h"
+#include "../harness/buffers.h"
 #include "../harness/case.h"
 #include "../harness/check.h"
 #include "../harness/rng.h"
@@ -586,17 +587,13 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
     p->causal = strcmp(size->form, "causal") == 0;
     p->scale = (float)(1.0 / sqrt((double)p->dim));
     size_t count = (size_t)p->heads * p->seq * p->dim, bytes = count * sizeof(uint16_t);
-    s->host_q = malloc(bytes);
-    s->host_k = malloc(bytes);
-    s->host_v = malloc(bytes);
-    s->host_o = malloc(bytes);
-    s->draw = malloc(count * sizeof(float));
-    if (!s->host_q || !s->host_k || !s->host_v || !s->host_o || !s->draw ||
-        ladder_try_cuda_malloc((void **)&p->q, bytes) || ladder_try_cuda_malloc((void **)&p->k, bytes) ||
-        ladder_try_cuda_malloc((void **)&p->v, bytes) || ladder_try_cuda_malloc((void **)&p->o, bytes)) {
-        *status = LADDER_NO_MEMORY;
-        snprintf(err, err_len, "%lldx%lldx%dx%d needs %.2f GB on the device and %.2f GB on the host; not available",
-                 s->batch, s->heads_per_batch, p->seq, p->dim, 4.0 * bytes / 1e9, (4.0 * bytes + count * 4.0) / 1e9);
+    ladder_buffers b = {0};
+    ladder_buffers_pair(&b, (void **)&s->host_q, (void **)&p->q, bytes);
+    ladder_buffers_pair(&b, (void **)&s->host_k, (void **)&p->k, bytes);
+    ladder_buffers_pair(&b, (void **)&s->host_v, (void **)&p->v, bytes);
+    ladder_buffers_pair(&b, (void **)&s->host_o, (void **)&p->o, bytes);
+    ladder_buffers_host(&b, (void **)&s->draw, count * sizeof(float));
+    if (ladder_buffers_missing(&b, size, status, err, err_len)) {
         destroy(s);
         return NULL;
     }
