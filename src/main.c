@@ -450,7 +450,7 @@ static void resolve_devices(cli *c)
 }
 
 /* Open one GPU of the run: its properties, whether it is the run's own, its
- * measured ceilings (the tensor ones when `tensor`: a second or so, spent
+ * measured ceilings (the tensor ones when `tensor`: a few seconds, spent
  * only where a case is held to them, and by `ladder device`); printed as the
  * header of its block. */
 static void open_gpu(const cli *c, int ordinal, ladder_device *device, ladder_run_info *info, int tensor)
