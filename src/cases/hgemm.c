@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "../harness/bf16.h"
+#include "../harness/buffers.h"
 #include "../harness/case.h"
 #include "../harness/check.h"
 #include "../harness/rng.h"
@@ -271,22 +272,19 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
     p->k = (int)k;
     p->ld = hgemm_ld(p->k);
     size_t a_count = (size_t)m * p->ld, b_count = (size_t)n * p->ld, c_count = (size_t)m * n;
-    s->host_a = calloc(a_count, sizeof(uint16_t));
-    s->host_b = calloc(b_count, sizeof(uint16_t));
-    s->value_a = malloc(a_count * sizeof(float));
-    s->value_b = malloc(b_count * sizeof(float));
-    s->host_c = malloc(c_count * sizeof(float));
-    if (!s->host_a || !s->host_b || !s->value_a || !s->value_b || !s->host_c ||
-        ladder_try_cuda_malloc((void **)&p->a, a_count * sizeof(uint16_t)) ||
-        ladder_try_cuda_malloc((void **)&p->b, b_count * sizeof(uint16_t)) ||
-        ladder_try_cuda_malloc((void **)&p->c, c_count * sizeof(float))) {
-        *status = LADDER_NO_MEMORY;
-        snprintf(err, err_len, "%lldx%lldx%lld needs %.2f GB on the device and %.2f GB on the host; not available", m,
-                 n, k, (double)((a_count + b_count) * 2 + c_count * 4) / 1e9,
-                 (double)((a_count + b_count) * 6 + c_count * 4) / 1e9);
+    ladder_buffers b = {0};
+    ladder_buffers_pair(&b, (void **)&s->host_a, (void **)&p->a, a_count * sizeof(uint16_t));
+    ladder_buffers_pair(&b, (void **)&s->host_b, (void **)&p->b, b_count * sizeof(uint16_t));
+    ladder_buffers_host(&b, (void **)&s->value_a, a_count * sizeof(float));
+    ladder_buffers_host(&b, (void **)&s->value_b, b_count * sizeof(float));
+    ladder_buffers_pair(&b, (void **)&s->host_c, (void **)&p->c, c_count * sizeof(float));
+    if (ladder_buffers_missing(&b, size, status, err, err_len)) {
         destroy(s);
         return NULL;
     }
+    /* The rows' padding past K stays zero: the inputs fill K columns only. */
+    memset(s->host_a, 0, a_count * sizeof(uint16_t));
+    memset(s->host_b, 0, b_count * sizeof(uint16_t));
     int device;
     CUDA_CHECK(cudaGetDevice(&device));
     CUDA_CHECK(cudaDeviceGetAttribute(&s->sms, cudaDevAttrMultiProcessorCount, device));

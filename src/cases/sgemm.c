@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../harness/buffers.h"
 #include "../harness/case.h"
 #include "../harness/check.h"
 #include "../harness/rng.h"
@@ -326,15 +327,11 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
     s->k = (int)k;
     size_t a_bytes = (size_t)m * k * sizeof(float), b_bytes = (size_t)k * n * sizeof(float);
     size_t c_bytes = (size_t)m * n * sizeof(float);
-    s->host_a = malloc(a_bytes);
-    s->host_b = malloc(b_bytes);
-    s->host_c = malloc(c_bytes);
-    if (!s->host_a || !s->host_b || !s->host_c || ladder_try_cuda_malloc((void **)&s->device_a, a_bytes) ||
-        ladder_try_cuda_malloc((void **)&s->device_b, b_bytes) ||
-        ladder_try_cuda_malloc((void **)&s->device_c, c_bytes)) {
-        *status = LADDER_NO_MEMORY;
-        snprintf(err, err_len, "%lldx%lldx%lld needs %.2f GB on the host and on the device; not available", m, n, k,
-                 (double)(a_bytes + b_bytes + c_bytes) / 1e9);
+    ladder_buffers b = {0};
+    ladder_buffers_pair(&b, (void **)&s->host_a, (void **)&s->device_a, a_bytes);
+    ladder_buffers_pair(&b, (void **)&s->host_b, (void **)&s->device_b, b_bytes);
+    ladder_buffers_pair(&b, (void **)&s->host_c, (void **)&s->device_c, c_bytes);
+    if (ladder_buffers_missing(&b, size, status, err, err_len)) {
         destroy(s);
         return NULL;
     }
