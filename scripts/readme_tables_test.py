@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""ctest: scripts/readme_tables.py on a scratch tree: the README section and one page per GPU are
+"""ctest: scripts/readme_tables.py on a scratch tree: the results' front page and one page per GPU are
 generated, a partial document is used and said to be partial, flagged records are marked, and a
 broken document is one line, exit 1, with the README left as it was.
 Usage: readme_tables_test.py [LADDER] (the tool is not needed; ctest passes it to every script test)
@@ -55,17 +55,22 @@ def main():
     partial.update(complete=False, running_case="reduce", stopped_by="SIGINT")
     with tempfile.TemporaryDirectory() as tmp:
         os.makedirs(os.path.join(tmp, "docs/results"))
-        readme = os.path.join(tmp, "README.md")
+        results = os.path.join(tmp, "docs/results")
+        readme = os.path.join(results, "README.md")
         with open(readme, "w") as f:
-            f.write("# x\n\n<!-- results:begin -->\nold\n<!-- results:end -->\n\nkept\n")
+            f.write("stale page\n")
+        top = os.path.join(tmp, "README.md")
+        with open(top, "w") as f:
+            f.write("# x\n\nkept\n")
         for name, d in (("nvidia-h200.json", doc), ("test-gpu-2.json", partial)):
             with open(os.path.join(tmp, "docs/results", name), "w") as f:
                 json.dump(d, f)
         script = os.path.join(HERE, "readme_tables.py")
-        p = subprocess.run([sys.executable, script, readme], capture_output=True, text=True)
+        p = subprocess.run([sys.executable, script, results], capture_output=True, text=True)
         check(p.returncode == 0, f"readme_tables on good documents: {p.stderr}")
         text = open(readme).read()
-        check("old" not in text and "\nkept\n" in text, "only the marked section is replaced")
+        check("stale page" not in text and text.startswith("# Results") and open(top).read() == "# x\n\nkept\n",
+              "the front page is rewritten whole, the project's README is not touched")
         check("| transpose | 8192x8192 |" in text and "| reduce | 268435456 |" in text, "the best-rung table")
         check("reduced_precision_rung" not in text, "a reduced-precision rung is not a best rung")
         check("| hgemm | 1x4096x4096 | gemv_mma | 1.020 | 81.0% (bandwidth) |" in text,
@@ -84,17 +89,17 @@ def main():
         check("| W |" not in reduce_part.split("###")[0], "reduce's table has no energy columns")
         check("reduced_precision_rung" in open(os.path.join(tmp, "docs/results/nvidia-h200.md")).read(),
               "a reduced-precision rung is on its GPU's page")
-        check("(docs/results/test-gpu-2.md) (from partial runs: test-gpu-2.json)" in text, "the README says which run is partial")
+        check("(test-gpu-2.md) (from partial runs: test-gpu-2.json)" in text, "the front page says which run is partial")
         page = open(os.path.join(tmp, "docs/results/test-gpu-2.md")).read()
         check("partial: the run was stopped (SIGINT) while reduce was running" in page, "the GPU page says partial")
         check("ok (contended)" in page, "a contended record is marked in its table")
         check(os.path.exists(os.path.join(tmp, "docs/results/nvidia-h200.md")), "one page per GPU")
         with open(os.path.join(tmp, "docs/results/broken.json"), "w") as f:
             f.write('{"schema": 1, "device": {"name": "x"}, "results": [{"case": "a"')
-        p = subprocess.run([sys.executable, script, readme], capture_output=True, text=True)
+        p = subprocess.run([sys.executable, script, results], capture_output=True, text=True)
         check(p.returncode == 1 and "broken.json: the JSON ends early" in p.stderr
               and len(p.stderr.strip().splitlines()) == 1, f"a broken document is one line, exit 1: {p.stderr}")
-        check(open(readme).read() == text, "the README is untouched after an error")
+        check(open(readme).read() == text, "the front page is untouched after an error")
     print(f"{failures} failure(s)")
     return 1 if failures else 0
 
