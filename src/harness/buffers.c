@@ -6,10 +6,11 @@
 
 #include "check.h"
 
-static int host_fits(const ladder_buffers *b, size_t bytes)
+/* What the host requests add up to, this one included, within 80 % of the machine. */
+static int host_fits(const ladder_buffers *b)
 {
     double physical = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
-    return b->host_bytes + b->pinned_bytes + (double)bytes <= 0.8 * physical;
+    return b->host_bytes + b->pinned_bytes <= 0.8 * physical;
 }
 
 void ladder_buffers_host(ladder_buffers *b, void **ptr, size_t bytes)
@@ -17,7 +18,7 @@ void ladder_buffers_host(ladder_buffers *b, void **ptr, size_t bytes)
     *ptr = NULL;
     b->host_bytes += (double)bytes;
     if (b->failed) return;
-    if (!host_fits(b, 0) || !(*ptr = malloc(bytes ? bytes : 1))) b->failed = 1;
+    if (!host_fits(b) || !(*ptr = malloc(bytes ? bytes : 1))) b->failed = 1;
 }
 
 void ladder_buffers_pinned(ladder_buffers *b, void **ptr, size_t bytes)
@@ -25,7 +26,7 @@ void ladder_buffers_pinned(ladder_buffers *b, void **ptr, size_t bytes)
     *ptr = NULL;
     b->pinned_bytes += (double)bytes;
     if (b->failed) return;
-    if (!host_fits(b, 0)) {
+    if (!host_fits(b)) {
         b->failed = 1;
         return;
     }

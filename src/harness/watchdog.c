@@ -18,7 +18,7 @@ double ladder_watchdog_limit_s(double fixed_s, double longest_s, double factor)
     return fmax(LADDER_WATCHDOG_FLOOR_S, LADDER_WATCHDOG_FACTOR * longest_s) * factor;
 }
 
-int ladder_watchdog_parse(const char *text, double *seconds, char *err, unsigned long err_len)
+int ladder_watchdog_parse(const char *text, double *seconds, char *err, size_t err_len)
 {
     char *end;
     double s = strtod(text, &end);

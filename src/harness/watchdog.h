@@ -20,6 +20,8 @@
 #ifndef LADDER_WATCHDOG_H
 #define LADDER_WATCHDOG_H
 
+#include <stddef.h>
+
 #define LADDER_WATCHDOG_FIRST_S 120.0
 #define LADDER_WATCHDOG_FLOOR_S 20.0
 #define LADDER_WATCHDOG_FACTOR 50.0
@@ -42,7 +44,7 @@ double ladder_watchdog_limit_s(double fixed_s, double longest_s, double factor);
 
 /* Parse a --hang-timeout value: seconds from 0 (off) to a week. Returns 0, or
  * -1 with a one-line reason in err. */
-int ladder_watchdog_parse(const char *text, double *seconds, char *err, unsigned long err_len);
+int ladder_watchdog_parse(const char *text, double *seconds, char *err, size_t err_len);
 
 /* Set the override (--hang-timeout). Without a call the environment's
  * LADDER_HANG_TIMEOUT is read once; a malformed value there is fatal. */
