@@ -2,7 +2,7 @@
 #ifndef LADDER_REGISTRY_H
 #define LADDER_REGISTRY_H
 
-#include "../harness/case.h"
+#include "harness/case.h"
 
 extern const ladder_case *const ladder_cases[];
 extern const int ladder_case_count;

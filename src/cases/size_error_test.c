@@ -3,8 +3,8 @@
  * own default and quick sizes pass. */
 #include <string.h>
 
-#include "../harness/runner.h"
-#include "../harness/test_util.h"
+#include "harness/run/runner.h"
+#include "harness/testing/test_util.h"
 #include "registry.h"
 
 static void expect_sizes_pass(const ladder_case *c, const char *spec)

@@ -17,8 +17,8 @@
 #include <stdint.h>
 #include <cuda_runtime_api.h>
 
-#include "results.h"
-#include "size.h"
+#include "harness/record/results.h"
+#include "harness/run/size.h"
 
 /* A variant's launcher, stored untyped; the case casts it back to its own
  * launcher type in run(). Converting between function pointer types is

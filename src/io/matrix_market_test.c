@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../harness/test_util.h"
+#include "harness/testing/test_util.h"
 
 static char source_root[4096];
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../harness/test_util.h"
+#include "harness/testing/test_util.h"
 #include "netpbm.h"
 
 static int parse_text(const char *data, size_t size, netpbm_image *image, char *err)

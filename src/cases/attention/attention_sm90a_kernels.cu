@@ -1,0 +1,418 @@
+/* Attention rungs 6-9: Hopper. Built only for sm_90a (its own object library,
+ * as hgemm's Hopper rungs: wgmma and setmaxnreg exist on no other target)
+ * and run on compute capability 9.0 only. Q, K and V tiles come from 3D
+ * tensor maps ([heads][S][D], attention.h), which fill rows past S with
+ * zeros, so the kernel has no edge code but its masks and stores. */
+#include <cudaTypedefs.h>
+#include <stdio.h>
+
+#include "harness/check/check.h"
+#include "harness/hardware/shared_memory.cuh"
+#include "attention_tiles.cuh"
+
+/* The dynamic shared memory base rounded up to 1024 bytes: the 128-byte
+ * swizzle repeats every 8 rows of 128 bytes, and TMA and wgmma both assume
+ * a tile starts at that period. */
+__device__ __forceinline__ uint8_t *aligned_1024(uint8_t *p)
+{
+    return reinterpret_cast<uint8_t *>((reinterpret_cast<uintptr_t>(p) + 1023) & ~(uintptr_t)1023);
+}
+
+/* A block owns 128 query rows (2 consumer warpgroups of 64) and walks the
+ * keys in tiles of 128, K and V each in a ring of 2 stages. Tiles of Q, K
+ * and V are all 128 rows: D / 64 panels of 128 x 128 bytes. */
+constexpr int WS_ROWS = 128, WS_KEYS = 128, WS_STAGES = 2;
+constexpr int WS_THREADS = 384, WS_PRODUCER_REGISTERS = 40, WS_CONSUMER_REGISTERS = 232;
+constexpr int WS_PANEL_BYTES = 128 * 128;
+
+template <int D>
+struct ws_shape {
+    static constexpr int TILE_BYTES = WS_ROWS * D * 2;
+    static constexpr int BARRIERS = 2 + 4 * WS_STAGES;
+    static constexpr size_t SHARED_BYTES = (size_t)(1 + 2 * WS_STAGES) * TILE_BYTES + BARRIERS * 8 + 1024;
+    static_assert(SHARED_BYTES <= 227 * 1024, "fits Hopper's 227 KB a block");
+};
+
+/* The 128-row tile at `row` of head `head` (D / 64 boxes), counted on
+ * `full`. */
+template <int D>
+__device__ __forceinline__ void tma_load_rows(uint32_t tile, const CUtensorMap &map, int row, int head, uint64_t *full)
+{
+    mbarrier_arrive_expect_bytes(full, ws_shape<D>::TILE_BYTES);
+#pragma unroll
+    for (int panel = 0; panel < D / 64; ++panel)
+        tma_load_3d(tile + panel * WS_PANEL_BYTES, &map, 64 * panel, row, head, full);
+}
+
+/* The consumer warpgroups' steps, each on one warpgroup's 64 query rows. */
+
+/* scores (64 x 128 keys, the accumulator layout) = Q K^T: D / 16 wgmma
+ * m64n128k16 with both operands from shared memory, Q's descriptor at the
+ * warpgroup's 64 rows, K's as hgemm's B. Issued, not waited for. */
+template <int D>
+__device__ __forceinline__ void issue_scores(float (&scores)[WS_KEYS / 2], uint32_t q_rows, uint32_t k_tile)
+{
+#pragma unroll
+    for (int i = 0; i < WS_KEYS / 2; ++i) scores[i] = 0.0f;
+    wgmma_fence();
+#pragma unroll
+    for (int step = 0; step < D / 16; ++step) {
+        uint32_t offset = (step / 4) * WS_PANEL_BYTES + 32 * (step % 4);
+        wgmma_m64n128k16_bf16(scores, wgmma_descriptor_sw128(q_rows + offset), wgmma_descriptor_sw128(k_tile + offset));
+    }
+    wgmma_commit();
+}
+
+/* acc (64 x D) += P V: P from registers (the A fragments), V read N-major
+ * through the transposing descriptor. Issued, not waited for. */
+template <int D>
+__device__ __forceinline__ void issue_output(float (&acc)[D / 2], const uint32_t (&pf)[WS_KEYS / 16][4],
+                                             uint32_t v_tile)
+{
+    wgmma_fence();
+#pragma unroll
+    for (int step = 0; step < WS_KEYS / 16; ++step) {
+        uint64_t v_desc = wgmma_descriptor_sw128_n_major(v_tile + step * 16 * 128, WS_PANEL_BYTES);
+        if constexpr (D == 128)
+            wgmma_m64n128k16_bf16_rs_n_major(acc, pf[step], v_desc);
+        else
+            wgmma_m64n64k16_bf16_rs_n_major(acc, pf[step], v_desc);
+    }
+    wgmma_commit();
+}
+
+/* The online softmax of a finished score tile, in place: the scores become
+ * the probabilities. */
+__device__ __forceinline__ void softmax_tile(float (&scores)[WS_KEYS / 2], float (&m)[2], float (&l)[2],
+                                             float (&alpha)[2], int row0, int key0, int seq, bool causal,
+                                             float scale_log2, int lane)
+{
+    bool masked = key0 + WS_KEYS > seq || (causal && key0 + WS_KEYS - 1 > row0);
+    online_softmax(scores, m, l, alpha, masked, row0, key0, seq, causal, scale_log2, lane);
+}
+
+/* P as BF16 A fragments: the accumulator layout of two n8 column groups is
+ * the A layout of one k16 step, per warp, as for mma.sync. */
+__device__ __forceinline__ void to_fragments(const float (&p)[WS_KEYS / 2], uint32_t (&pf)[WS_KEYS / 16][4])
+{
+#pragma unroll
+    for (int step = 0; step < WS_KEYS / 16; ++step) {
+        pf[step][0] = pack_bf16(p[8 * step], p[8 * step + 1]);
+        pf[step][1] = pack_bf16(p[8 * step + 2], p[8 * step + 3]);
+        pf[step][2] = pack_bf16(p[8 * step + 4], p[8 * step + 5]);
+        pf[step][3] = pack_bf16(p[8 * step + 6], p[8 * step + 7]);
+    }
+}
+
+/* How the consumer warpgroups schedule their work: rung 6, 7 and 8. */
+enum ws_schedule {
+    WS_SERIAL,   /* each tile: Q K^T, wait, softmax, P V, wait */
+    WS_OVERLAP,  /* Q K^T of tile t + 1 and P V of tile t in flight during tile t + 1's softmax */
+    WS_PINGPONG, /* WS_OVERLAP, and the two warpgroups take turns issuing their products */
+    WS_PERSISTENT, /* WS_PINGPONG in a block per SM that walks the works */
+};
+
+/* Named barriers 1 and 2 (0 is __syncthreads): "consumer warpgroup c may
+ * issue its products", 256 threads (its own 128 wait, the other's 128
+ * arrive). */
+constexpr int WS_TURN_BARRIER = 1;
+
+/* Rung 6: the Hopper path. Warp 0 of warpgroup 0 produces: one thread
+ * issues the TMA copies of Q once and of each K and V tile into a 2-stage
+ * ring, K and V on barriers of their own, so that Q K^T can start while V
+ * still arrives; the warpgroup gives its registers back (setmaxnreg 40).
+ * Warpgroups 1 and 2 consume, 64 query rows each, with up to 232
+ * registers: S = Q K^T by wgmma m64n128k16 from shared memory, the online
+ * softmax on the accumulator, P rounded into wgmma A fragments in
+ * registers, and O += P V by wgmma with A from registers and V read
+ * N-major through the transposing descriptor. A stage is released as soon
+ * as the product that read it is done. Causal blocks stop at their
+ * diagonal tile (every fused rung does).
+ * Should move from mma.sync's issue rate (rung 5) toward the wgmma rate;
+ * inside a warpgroup the softmax waits for Q K^T and P V for the softmax,
+ * so its tensor pipe idles while the FP32 and MUFU pipes work, covered
+ * only by the other warpgroup when the scheduler happens to interleave.
+ *
+ * Rung 7 (WS_OVERLAP): inside each warpgroup, Q K^T of tile t + 1 and
+ * P V of tile t are issued together, and tile t + 1's softmax runs while
+ * they multiply (the scores of t + 1 arrive first: wgmma groups complete
+ * in order); the accumulator is rescaled once P V is done. Costs a second
+ * score tile of registers (64 more a thread). Causal blocks run longest
+ * rows first (the grid walks the query tiles from the last), so the short
+ * ones fill the tail.
+ * Rung 8 (WS_PINGPONG): the two warpgroups take turns issuing their
+ * products (named barriers): one's softmax runs under the other's
+ * products, by construction rather than by chance.
+ * Rung 9 (WS_PERSISTENT): rung 8 in one block per SM that walks the works
+ * (query blocks); the producer loads the next work's Q, K and V while the
+ * consumers finish this one and store O, so that no block starts cold:
+ * at 4x32x4096x128 a block of rung 8 lives ~53 us (1.655 ms x 132 SMs /
+ * 4096 blocks), its cold start (Q and the first K from DRAM, the first
+ * Q K^T and softmax with nothing to overlap) should be a few percent of
+ * that; at 16x16x1024x64 (8 key tiles a block, ~12 us) far more.
+ * Measured (H100 SXM, ratio to cuDNN 9.14 at 4x32x4096x128 full / causal,
+ * 16x16x1024x64 full / causal; TFLOP/s of the full D = 128):
+ *   wgmma_ws         0.875 / 0.860 / 0.791 / 0.838   608
+ *   wgmma_overlap    0.945 / 0.928 / 0.752 / 0.809   656
+ *   wgmma_pingpong   0.956 / 0.955 / 0.805 / 0.857   664 (cuDNN 694)
+ *   wgmma_persistent 0.993 / 0.920 / 0.965 / 0.890   684 (cuDNN 688; another run)
+ * Open: compute-sanitizer racecheck on the wgmma_ws_kernel instances,
+ * run once after this rung was added, reported 1 hazard whose report did
+ * not come back (rungs 6-8 alone had none); the rung validates and repeats
+ * bit for bit, but is not racecheck-clean until that report is read.
+ * Persistence pays most where blocks are short (D = 64, S = 1024: 0.805
+ * to 0.965) and loses causally: the static walk (block b takes works b,
+ * b + 132, ...) gives SMs unequal sums of diagonal-bounded works, where
+ * the hardware's block scheduler of rung 8 balances them as they finish.
+ * Nsight Compute on rung 9 at 4x32x4096x128 (full): tensor pipe busy
+ * 73.8% of elapsed cycles, XU (MUFU.EX2) 39.8% and FMA 15.5% of active,
+ * issue slots 41.4%, DRAM 9.8%, 168 registers at entry; cuDNN's kernel on
+ * the same problem: 73.8%, 39.2%, 20.4%, 43.9%, 9.8%: the same profile.
+ * No pipe, issue slots or DRAM near its limit: what idles the tensor pipe
+ * a quarter of the time is latency between each warpgroup's softmax and
+ * its products (P must exist before P V issues). At 16x16x1024x64: tensor
+ * 45.0%, XU 49.9%, issue 47.2%, DRAM 23.3%.
+ * With exp2f (a denormal fix-up around each MUFU.EX2) and the scale as a
+ * separate multiply, the first build measured 556 / 473 / 604 TFLOP/s for
+ * the three at 4x32x4096x128: rung 7 alone lost to rung 6 (the softmax
+ * of one warpgroup no longer hid under the other's products), and the
+ * FFMA + ex2.approx.ftz softmax gave rungs 6-8 +9%, +39%, +10%.
+ * Left at D = 64: the softmax itself. A tile of 128 keys costs a
+ * warpgroup 8192 MUFU.EX2 (16 a clock an SM: 512 clocks) against 512
+ * clocks of wgmma at D = 64, so the exponentials bound it as much as the
+ * tensor cores do; at D = 128 the products take twice as long and hide
+ * it. */
+template <int D, ws_schedule SCHEDULE>
+__global__ void __launch_bounds__(WS_THREADS, 1)
+    wgmma_ws_kernel(const __grid_constant__ CUtensorMap q_map, const __grid_constant__ CUtensorMap k_map,
+                    const __grid_constant__ CUtensorMap v_map, bf16 *__restrict__ o, int heads, int seq, int causal,
+                    float scale_log2)
+{
+    typedef ws_shape<D> W;
+    constexpr bool TURNS = SCHEDULE == WS_PINGPONG || SCHEDULE == WS_PERSISTENT;
+    extern __shared__ uint8_t raw_shared[];
+    uint8_t *shared = aligned_1024(raw_shared);
+    uint32_t q_tile = smem_address(shared);
+    auto k_stage = [&](int s) { return q_tile + (uint32_t)(1 + s) * W::TILE_BYTES; };
+    auto v_stage = [&](int s) { return q_tile + (uint32_t)(1 + WS_STAGES + s) * W::TILE_BYTES; };
+    uint64_t *q_full = reinterpret_cast<uint64_t *>(shared + (1 + 2 * WS_STAGES) * W::TILE_BYTES);
+    uint64_t *q_empty = q_full + 1, *k_full = q_empty + 1, *v_full = k_full + WS_STAGES,
+             *k_empty = v_full + WS_STAGES, *v_empty = k_empty + WS_STAGES;
+    /* Work w is query block w % q_blocks of head w / q_blocks: a head's
+     * blocks run together and share its K and V in L2. Causal, past rung
+     * 6: its longest rows first. A block takes one work (rungs 6-8) or
+     * every gridDim.x-th (rung 9). */
+    int q_blocks = attention_ceil_div(seq, WS_ROWS), work_count = q_blocks * heads;
+    int step = SCHEDULE == WS_PERSISTENT ? gridDim.x : work_count;
+    auto locate = [&](int w, int &head, int &q0, int &tiles) {
+        head = w / q_blocks;
+        int q_block = w % q_blocks;
+        if (SCHEDULE != WS_SERIAL && causal) q_block = q_blocks - 1 - q_block;
+        q0 = q_block * WS_ROWS;
+        tiles = attention_ceil_div(causal ? min(seq, q0 + WS_ROWS) : seq, WS_KEYS);
+    };
+    if (threadIdx.x == 0) {
+        mbarrier_init(q_full, 1);
+        mbarrier_init(q_empty, 8); /* the 8 consumer warps */
+        for (int s = 0; s < WS_STAGES; ++s) {
+            mbarrier_init(&k_full[s], 1);
+            mbarrier_init(&v_full[s], 1);
+            mbarrier_init(&k_empty[s], 8);
+            mbarrier_init(&v_empty[s], 8);
+        }
+        mbarrier_init_fence();
+    }
+    __syncthreads();
+    int warpgroup = threadIdx.x / 128;
+    /* K and V tiles count on across works (g): ring stage g % 2, phase
+     * (g / 2) % 2. */
+    auto phase_of = [](int g) { return (uint32_t)(g / WS_STAGES) & 1; };
+    if (warpgroup == 0) {
+        setmaxnreg_decrease<WS_PRODUCER_REGISTERS>();
+        if (threadIdx.x != 0) return;
+        int g = 0, iteration = 0;
+        for (int w = blockIdx.x; w < work_count; w += step, ++iteration) {
+            int head, q0, tiles;
+            locate(w, head, q0, tiles);
+            /* The consumers' last Q K^T of the previous work is done. */
+            mbarrier_wait(q_empty, (uint32_t)(iteration & 1) ^ 1);
+            tma_load_rows<D>(q_tile, q_map, q0, head, q_full);
+            for (int t = 0; t < tiles; ++t, ++g) {
+                int s = g % WS_STAGES;
+                mbarrier_wait(&k_empty[s], phase_of(g) ^ 1);
+                tma_load_rows<D>(k_stage(s), k_map, t * WS_KEYS, head, &k_full[s]);
+                mbarrier_wait(&v_empty[s], phase_of(g) ^ 1);
+                tma_load_rows<D>(v_stage(s), v_map, t * WS_KEYS, head, &v_full[s]);
+            }
+        }
+        return;
+    }
+    setmaxnreg_increase<WS_CONSUMER_REGISTERS>();
+    int consumer = warpgroup - 1, warp = (threadIdx.x % 128) / 32, lane = threadIdx.x % 32;
+    uint32_t q_rows = q_tile + 64 * consumer * 128;
+    auto release = [&](uint64_t *barrier) {
+        if (lane == 0) mbarrier_arrive(barrier);
+    };
+    /* Warpgroup 1 lets warpgroup 0 issue first. */
+    if (TURNS && consumer == 1) named_barrier_arrive(WS_TURN_BARRIER, 256);
+    int g = 0, iteration = 0;
+    for (int w = blockIdx.x; w < work_count; w += step, ++iteration) {
+        int head, q0, tiles;
+        locate(w, head, q0, tiles);
+        bool last_work = w + step >= work_count;
+        int row0 = q0 + 64 * consumer + 16 * warp;
+        float acc[D / 2], m[2] = {-INFINITY, -INFINITY}, l[2] = {0.0f, 0.0f}, alpha[2];
+#pragma unroll
+        for (int i = 0; i < D / 2; ++i) acc[i] = 0.0f;
+        float scores[WS_KEYS / 2];
+        uint32_t pf[WS_KEYS / 16][4];
+        mbarrier_wait(q_full, (uint32_t)iteration & 1);
+        if constexpr (SCHEDULE == WS_SERIAL) {
+            for (int t = 0; t < tiles; ++t) {
+                int s = (g + t) % WS_STAGES;
+                mbarrier_wait(&k_full[s], phase_of(g + t));
+                issue_scores<D>(scores, q_rows, k_stage(s));
+                wgmma_wait<0>();
+                release(&k_empty[s]);
+                if (t == tiles - 1) release(q_empty);
+                softmax_tile(scores, m, l, alpha, row0, t * WS_KEYS, seq, causal, scale_log2, lane);
+                to_fragments(scores, pf);
+                rescale_rows(acc, alpha);
+                mbarrier_wait(&v_full[s], phase_of(g + t));
+                issue_output<D>(acc, pf, v_stage(s));
+                wgmma_wait<0>();
+                release(&v_empty[s]);
+            }
+        } else {
+            mbarrier_wait(&k_full[g % WS_STAGES], phase_of(g));
+            issue_scores<D>(scores, q_rows, k_stage(g % WS_STAGES));
+            wgmma_wait<0>();
+            release(&k_empty[g % WS_STAGES]);
+            if (tiles == 1) release(q_empty);
+            softmax_tile(scores, m, l, alpha, row0, 0, seq, causal, scale_log2, lane);
+            to_fragments(scores, pf);
+            for (int t = 1; t < tiles; ++t) {
+                int s = (g + t) % WS_STAGES, previous = (g + t - 1) % WS_STAGES;
+                if (TURNS) named_barrier_sync(WS_TURN_BARRIER + consumer, 256);
+                mbarrier_wait(&k_full[s], phase_of(g + t));
+                issue_scores<D>(scores, q_rows, k_stage(s));
+                mbarrier_wait(&v_full[previous], phase_of(g + t - 1));
+                issue_output<D>(acc, pf, v_stage(previous));
+                if (TURNS) named_barrier_arrive(WS_TURN_BARRIER + 1 - consumer, 256);
+                wgmma_wait<1>(); /* the scores of tile t */
+                release(&k_empty[s]);
+                if (t == tiles - 1) release(q_empty);
+                softmax_tile(scores, m, l, alpha, row0, t * WS_KEYS, seq, causal, scale_log2, lane);
+                wgmma_wait<0>(); /* P V of tile t - 1: its P fragments and the accumulator are free */
+                release(&v_empty[previous]);
+                rescale_rows(acc, alpha);
+                to_fragments(scores, pf);
+            }
+            /* The last tile's P V; warpgroup 1 skips its very last
+             * arrival, which no one would wait for. */
+            int last = (g + tiles - 1) % WS_STAGES;
+            if (TURNS) named_barrier_sync(WS_TURN_BARRIER + consumer, 256);
+            mbarrier_wait(&v_full[last], phase_of(g + tiles - 1));
+            issue_output<D>(acc, pf, v_stage(last));
+            if (TURNS && (consumer == 0 || !last_work)) named_barrier_arrive(WS_TURN_BARRIER + 1 - consumer, 256);
+            wgmma_wait<0>();
+            release(&v_empty[last]);
+        }
+        g += tiles;
+        /* The next work's loads are already under way meanwhile. */
+        store_rows(o + (size_t)head * seq * D, acc, l, row0, seq, D, lane);
+    }
+}
+
+/* ---- Tensor maps and launchers ---------------------------------------------------- */
+
+static int encode_map(PFN_cuTensorMapEncodeTiled_v12000 encode, CUtensorMap *map, const uint16_t *tensor, int heads,
+                      int seq, int dim, char *err, size_t err_len)
+{
+    cuuint64_t dims[3] = {(cuuint64_t)dim, (cuuint64_t)seq, (cuuint64_t)heads};
+    cuuint64_t strides[2] = {(cuuint64_t)dim * 2, (cuuint64_t)seq * dim * 2};
+    cuuint32_t box[3] = {64, WS_ROWS, 1}, element_strides[3] = {1, 1, 1};
+    CUresult r = encode(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 3, (void *)tensor, dims, strides, box, element_strides,
+                        CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r != CUDA_SUCCESS) {
+        snprintf(err, err_len, "cuTensorMapEncodeTiled failed (CUresult %d) for a %d x %d x %d tensor", (int)r, heads,
+                 seq, dim);
+        return -1;
+    }
+    return 0;
+}
+
+extern "C" int attention_encode_tensor_maps(attention_problem *p, char *err, size_t err_len)
+{
+    void *entry = NULL;
+    cudaDriverEntryPointQueryResult found;
+    cudaError_t e =
+        cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &entry, 12000, cudaEnableDefault, &found);
+    if (e != cudaSuccess || found != cudaDriverEntryPointSuccess || !entry) {
+        snprintf(err, err_len, "the driver has no cuTensorMapEncodeTiled (%s)", cudaGetErrorString(e));
+        return -1;
+    }
+    PFN_cuTensorMapEncodeTiled_v12000 encode = (PFN_cuTensorMapEncodeTiled_v12000)entry;
+    if (encode_map(encode, &p->q_map, p->q, p->heads, p->seq, p->dim, err, err_len) ||
+        encode_map(encode, &p->k_map, p->k, p->heads, p->seq, p->dim, err, err_len) ||
+        encode_map(encode, &p->v_map, p->v, p->heads, p->seq, p->dim, err, err_len))
+        return -1;
+    return 0;
+}
+
+template <int D, ws_schedule SCHEDULE>
+static void launch_wgmma_ws(const attention_problem *p, cudaStream_t stream)
+{
+    constexpr auto kernel = wgmma_ws_kernel<D, SCHEDULE>;
+    allow_shared_bytes<kernel>(ws_shape<D>::SHARED_BYTES);
+    int works = attention_ceil_div(p->seq, WS_ROWS) * p->heads, blocks = works;
+    if (SCHEDULE == WS_PERSISTENT) {
+        static int sms = 0;
+        if (!sms) {
+            int device;
+            CUDA_CHECK(cudaGetDevice(&device));
+            CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+        }
+        blocks = works < sms ? works : sms;
+    }
+    kernel<<<blocks, WS_THREADS, ws_shape<D>::SHARED_BYTES, stream>>>(p->q_map, p->k_map, p->v_map,
+                                                                     reinterpret_cast<bf16 *>(p->o), p->heads, p->seq,
+                                                                     p->causal, p->scale * ATTENTION_LOG2E);
+    CUDA_CHECK_LAUNCH();
+}
+
+template <ws_schedule SCHEDULE>
+static void launch_for_dim(const attention_problem *p, cudaStream_t stream)
+{
+    if (p->dim == 64)
+        launch_wgmma_ws<64, SCHEDULE>(p, stream);
+    else
+        launch_wgmma_ws<128, SCHEDULE>(p, stream);
+}
+
+extern "C" void attention_wgmma_ws(const attention_problem *p, cudaStream_t stream)
+{
+    launch_for_dim<WS_SERIAL>(p, stream);
+}
+
+extern "C" void attention_wgmma_overlap(const attention_problem *p, cudaStream_t stream)
+{
+    launch_for_dim<WS_OVERLAP>(p, stream);
+}
+
+extern "C" void attention_wgmma_pingpong(const attention_problem *p, cudaStream_t stream)
+{
+    launch_for_dim<WS_PINGPONG>(p, stream);
+}
+
+extern "C" void attention_wgmma_persistent(const attention_problem *p, cudaStream_t stream)
+{
+    launch_for_dim<WS_PERSISTENT>(p, stream);
+}
+
+extern "C" size_t attention_sm90a_shared_bytes(attention_launcher *rung, int dim)
+{
+    (void)rung; /* the Hopper rungs share one shape */
+    return dim == 128 ? ws_shape<128>::SHARED_BYTES : ws_shape<64>::SHARED_BYTES;
+}

@@ -1,0 +1,447 @@
+/* The HGEMM ladder (SPEC §14): C = A * B on tensor cores, BF16 inputs, FP32
+ * accumulation, C in FP32; A row-major m x k, B stored as n x k ("TN"), C
+ * row-major (hgemm.h). From WMMA straight from global memory to a
+ * warp-specialized, persistent wgmma kernel fed by the tensor copy engine;
+ * then the shapes where C's tiles leave SMs idle: split K (few tiles, long
+ * K) and a matrix-vector form (M or N at most 16, decoding). The baseline
+ * is cuBLAS cublasGemmEx with the same types in the same process; beside it
+ * a reference row, the same call with C's rows padded to 16 bytes (cuBLAS's
+ * fast path where N is odd). Rungs 1-4 and gemv_mma need compute
+ * capability 8.0, rungs 5-10 are built for sm_90a and run on 9.0 only. */
+#include "hgemm.h"
+
+#include <cublas_v2.h>
+#include <cudaTypedefs.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/check/bf16.h"
+#include "harness/run/buffers.h"
+#include "harness/case.h"
+#include "harness/check/check.h"
+#include "harness/check/rng.h"
+#include "harness/check/validate.h"
+
+/* ---- Validation ----------------------------------------------------------------
+ * The reference is the double-precision product of the BF16 inputs' exact
+ * values, so the inputs' rounding to BF16 is no error: each product of two
+ * BF16 values is exact in FP32, and what remains is the FP32 accumulation.
+ * The tensor cores add with truncation (round toward zero, see sgemm's
+ * 3xtf32 note), whose errors share a sign and add up as K u rather than
+ * sqrt(K) u: the tolerance is K 2^-23 (at least sgemm's FP32 one), 4.9e-4
+ * at K = 4096. A product missing one of its K terms is off by about
+ * 1/sqrt(K), 1.6% at 4096, 30 times that. Above HGEMM_FULL_CHECK_MNK the
+ * check covers sampled whole rows and columns, as sgemm's does (sgemm.c
+ * says why that is enough), and scans every element for NaN and Inf. */
+
+double hgemm_tolerance(long long k)
+{
+    double accumulation = (double)k * ldexp(1.0, -23);
+    double fp32 = ladder_fp32_tolerance((double)k);
+    return accumulation > fp32 ? accumulation : fp32;
+}
+
+static double dot(const float *x, const float *y, long long k)
+{
+    double sum = 0.0;
+    for (long long p = 0; p < k; ++p) sum += (double)x[p] * y[p];
+    return sum;
+}
+
+ladder_check hgemm_check_host(const float *a, const float *b_t, const float *c, long long m, long long n,
+                              long long k, long long ld, const sgemm_sample *sample, double tolerance)
+{
+    double diff_squared = 0, ref_squared = 0;
+    size_t nonfinite = 0;
+    long long rows = sample ? sample->row_count : m;
+    /* Whole rows: every element when sample is NULL. */
+#pragma omp parallel for schedule(dynamic) reduction(+ : diff_squared, ref_squared)
+    for (long long r = 0; r < rows; ++r) {
+        long long i = sample ? sample->rows[r] : r;
+        for (long long j = 0; j < n; ++j) {
+            double ref = dot(a + i * ld, b_t + j * ld, k), got = c[i * n + j];
+            ref_squared += ref * ref;
+            if (isfinite(got)) diff_squared += (got - ref) * (got - ref);
+        }
+    }
+    if (sample) {
+#pragma omp parallel for schedule(static) reduction(+ : diff_squared, ref_squared)
+        for (long long i = 0; i < m; ++i)
+            for (int q = 0; q < sample->col_count; ++q) {
+                long long j = sample->cols[q];
+                double ref = dot(a + i * ld, b_t + j * ld, k), got = c[i * n + j];
+                ref_squared += ref * ref;
+                if (isfinite(got)) diff_squared += (got - ref) * (got - ref);
+            }
+    }
+#pragma omp parallel for schedule(static) reduction(+ : nonfinite)
+    for (long long e = 0; e < m * n; ++e)
+        if (!isfinite(c[e])) ++nonfinite;
+    return ladder_error_finish((ladder_error_sum){diff_squared, ref_squared, nonfinite}, tolerance);
+}
+
+/* ---- Tensor maps ------------------------------------------------------------------ */
+
+static int encode_map(PFN_cuTensorMapEncodeTiled_v12000 encode, CUtensorMap *map, const uint16_t *matrix, int rows,
+                      int k, int ld, int box_rows, char *err, size_t err_len)
+{
+    /* Dimension 0 runs along K (contiguous), dimension 1 along the rows;
+     * the box is 64 x box_rows; elements past k or rows read as zero. */
+    cuuint64_t dims[2] = {(cuuint64_t)k, (cuuint64_t)rows};
+    cuuint64_t strides[1] = {(cuuint64_t)ld * sizeof(uint16_t)};
+    cuuint32_t box[2] = {64, (cuuint32_t)box_rows}, element_strides[2] = {1, 1};
+    CUresult r = encode(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, (void *)matrix, dims, strides, box, element_strides,
+                        CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r != CUDA_SUCCESS) {
+        snprintf(err, err_len, "cuTensorMapEncodeTiled failed (CUresult %d) for a %d x %d matrix, box %d rows",
+                 (int)r, rows, k, box_rows);
+        return -1;
+    }
+    return 0;
+}
+
+int hgemm_encode_tensor_maps(hgemm_problem *p, char *err, size_t err_len)
+{
+    void *entry = NULL;
+    enum cudaDriverEntryPointQueryResult found;
+    cudaError_t e = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &entry, 12000, cudaEnableDefault, &found);
+    if (e != cudaSuccess || found != cudaDriverEntryPointSuccess || !entry) {
+        snprintf(err, err_len, "the driver has no cuTensorMapEncodeTiled (%s)", cudaGetErrorString(e));
+        return -1;
+    }
+    PFN_cuTensorMapEncodeTiled_v12000 encode = (PFN_cuTensorMapEncodeTiled_v12000)entry;
+    if (encode_map(encode, &p->a_rows128, p->a, p->m, p->k, p->ld, 128, err, err_len) ||
+        encode_map(encode, &p->b_rows128, p->b, p->n, p->k, p->ld, 128, err, err_len) ||
+        encode_map(encode, &p->b_rows256, p->b, p->n, p->k, p->ld, 256, err, err_len))
+        return -1;
+    return 0;
+}
+
+/* ---- Baseline --------------------------------------------------------------------- */
+
+/* cuBLAS is column-major: row-major C (m x n) is column-major C^T (n x m),
+ * and C^T = B A^T, where B stored n x k row-major is, read column-major,
+ * B^T (k x n, ld): op T gives B; A stored m x k row-major is A^T (k x m).
+ * So: (T, N), B first. C's rows are ldc apart. */
+static void cublas_bf16_ldc(cublasHandle_t handle, const hgemm_problem *p, float *c, int ldc, cudaStream_t stream)
+{
+    const float one = 1.0f, zero = 0.0f;
+    CUBLAS_CHECK(cublasSetStream(handle, stream));
+    CUBLAS_CHECK(cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, p->n, p->m, p->k, &one, p->b, CUDA_R_16BF, p->ld, p->a,
+                              CUDA_R_16BF, p->ld, &zero, c, CUDA_R_32F, ldc, CUBLAS_COMPUTE_32F,
+                              CUBLAS_GEMM_DEFAULT));
+}
+
+/* ---- The ladder --------------------------------------------------------------------- */
+
+typedef struct hgemm_state hgemm_state;
+typedef void hgemm_library_call(hgemm_state *s, cudaStream_t stream);
+static void cublas_bf16(hgemm_state *s, cudaStream_t stream);
+static void cublas_bf16_c_aligned(hgemm_state *s, cudaStream_t stream);
+
+/* param: the compute capability a rung needs, as 10 major + minor; 90
+ * means sm_90a code, which runs on 9.0 only. */
+enum { NEEDS_SM80 = 80, NEEDS_SM90A = 90 };
+
+#ifdef LADDER_HAVE_SM90A
+#define SM90A(launcher) launcher
+#else
+#define SM90A(launcher) NULL
+#endif
+
+static const ladder_variant hgemm_variants[] = {
+    LADDER_RUNG("wmma_global", "WMMA 16x16x16, a warp per 16x16 tile of C, fragments from global: each input re-read "
+                               "n/16 or m/16 times", hgemm_wmma_global, NEEDS_SM80),
+    LADDER_RUNG("wmma_shared", "128x128 block tiles staged once in padded shared memory for 8 warps of 64x32: 8x "
+                               "fewer global reads", hgemm_wmma_shared, NEEDS_SM80),
+    LADDER_RUNG("mma_ldmatrix", "mma.sync m16n8k16 inline PTX, ldmatrix.x4 from 128-byte-swizzled 64-deep tiles: no "
+                                "bank conflicts, no padding", hgemm_mma_ldmatrix, NEEDS_SM80),
+    LADDER_RUNG("mma_async_pipeline", "3-stage cp.async ring: the next tiles copy, through no registers, while this "
+                                      "one multiplies", hgemm_mma_async_pipeline, NEEDS_SM80),
+    LADDER_RUNG("tma_mma", "the ring filled by TMA (one thread, 2 bulk copies a tile, 128-byte swizzle) on mbarriers, "
+                           "4 stages", SM90A(hgemm_tma_mma), NEEDS_SM90A),
+    LADDER_RUNG("wgmma", "one warpgroup issues wgmma m64n128k16 from shared-memory descriptors: no ldmatrix, no "
+                         "fragment registers", SM90A(hgemm_wgmma), NEEDS_SM90A),
+    LADDER_RUNG("warp_specialized", "a TMA producer warpgroup (setmaxnreg 40), 2 consumer warpgroups (232), full and "
+                                    "empty mbarriers, 6 stages", SM90A(hgemm_warp_specialized), NEEDS_SM90A),
+    LADDER_RUNG("ws_128x256", "128x256 tiles, wgmma m64n256k16: a third fewer shared-memory bytes per FLOP, 4 stages",
+                SM90A(hgemm_ws_128x256), NEEDS_SM90A),
+    LADDER_RUNG("persistent", "a block per SM walks the tiles in groups of 8 tile rows (L2); stores overlap the next "
+                              "tile's loads", SM90A(hgemm_persistent), NEEDS_SM90A),
+    LADDER_RUNG("split_k", "few tiles, long K: work items are tiles x slices of K, FP32 partials added in a fixed "
+                           "order by a second kernel", SM90A(hgemm_split_k), NEEDS_SM90A),
+    LADDER_RUNG("gemv_mma", "M or N <= 16 (decode): stream the large operand once with 16-byte loads, warps split K, "
+                            "mma.sync", hgemm_gemv_mma, NEEDS_SM80),
+    LADDER_VARIANT("cublas_c_aligned", "reference, not the baseline: the same cuBLAS call with C's rows padded to 16 "
+                                       "bytes (its fast path at odd N)", cublas_bf16_c_aligned, 0, LADDER_BASELINE),
+    LADDER_VARIANT("cublas", "cuBLAS cublasGemmEx, BF16 in, FP32 compute and out, TN: C^T = B A^T column-major",
+                   cublas_bf16, 0, LADDER_BASELINE),
+};
+
+/* The one-warp-per-tile grids put 2 tile rows of 16 in each of at most
+ * 65535 blocks along y. */
+#define HGEMM_MAX_MN (65535 * 32)
+#define HGEMM_MAX_K (1 << 30)
+
+struct hgemm_state {
+    hgemm_problem problem;
+    /* C with rows padded to 16 bytes (c_aligned_ld floats apart) for the
+     * reference call, where n is not a multiple of 4; else NULL. */
+    float *c_aligned;
+    int c_aligned_ld;
+    int sms;
+    uint16_t *host_a, *host_b;  /* BF16, rows ld apart, padding zero */
+    float *value_a, *value_b;   /* the same values as FP32, for the reference */
+    float *host_c;
+    cublasHandle_t cublas;
+    int full_check;
+    sgemm_sample sample;
+    int shared_optin, cc_major, cc_minor;
+    int maps_encoded;
+    char maps_error[200];
+    char reason[200];
+};
+
+static void cublas_bf16(hgemm_state *s, cudaStream_t stream)
+{
+    cublas_bf16_ldc(s->cublas, &s->problem, s->problem.c, s->problem.n, stream);
+}
+
+static void cublas_bf16_c_aligned(hgemm_state *s, cudaStream_t stream)
+{
+    cublas_bf16_ldc(s->cublas, &s->problem, s->c_aligned, s->c_aligned_ld, stream);
+}
+
+static void destroy(void *opaque)
+{
+    hgemm_state *s = opaque;
+    if (!s) return;
+    if (s->cublas) cublasDestroy(s->cublas);
+    cudaFree((void *)s->problem.a);
+    cudaFree((void *)s->problem.b);
+    cudaFree(s->problem.c);
+    cudaFree(s->problem.partials);
+    cudaFree(s->c_aligned);
+    free(s->host_a);
+    free(s->host_b);
+    free(s->value_a);
+    free(s->value_b);
+    free(s->host_c);
+    free(s);
+}
+
+static void dimensions(const ladder_size *size, long long *m, long long *n, long long *k)
+{
+    *m = size->dim[0];
+    *n = size->count == 3 ? size->dim[1] : *m;
+    *k = size->count == 3 ? size->dim[2] : *m;
+}
+
+static int size_error(const ladder_size *size, char *err, size_t err_len)
+{
+    if (size->count != 1 && size->count != 3) {
+        snprintf(err, err_len, "hgemm takes MxNxK or N (square)");
+        return 1;
+    }
+    long long m, n, k;
+    dimensions(size, &m, &n, &k);
+    if (m > HGEMM_MAX_MN || n > HGEMM_MAX_MN || k > HGEMM_MAX_K) {
+        snprintf(err, err_len, "M and N must be at most %d, K at most %d", HGEMM_MAX_MN, HGEMM_MAX_K);
+        return 1;
+    }
+    return 0;
+}
+
+static void *create(const ladder_size *size, ladder_status *status, char *err, size_t err_len)
+{
+    if (size_error(size, err, err_len)) {
+        *status = LADDER_BAD_SIZE;
+        return NULL;
+    }
+    long long m, n, k;
+    dimensions(size, &m, &n, &k);
+    hgemm_state *s = calloc(1, sizeof *s);
+    if (!s) ladder_die("out of host memory");
+    hgemm_problem *p = &s->problem;
+    p->m = (int)m;
+    p->n = (int)n;
+    p->k = (int)k;
+    p->ld = hgemm_ld(p->k);
+    size_t a_count = (size_t)m * p->ld, b_count = (size_t)n * p->ld, c_count = (size_t)m * n;
+    ladder_buffers b = {0};
+    ladder_buffers_pair(&b, (void **)&s->host_a, (void **)&p->a, a_count * sizeof(uint16_t));
+    ladder_buffers_pair(&b, (void **)&s->host_b, (void **)&p->b, b_count * sizeof(uint16_t));
+    ladder_buffers_host(&b, (void **)&s->value_a, a_count * sizeof(float));
+    ladder_buffers_host(&b, (void **)&s->value_b, b_count * sizeof(float));
+    ladder_buffers_pair(&b, (void **)&s->host_c, (void **)&p->c, c_count * sizeof(float));
+    if (ladder_buffers_missing(&b, size, status, err, err_len)) {
+        destroy(s);
+        return NULL;
+    }
+    /* The rows' padding past K stays zero: the inputs fill K columns only. */
+    memset(s->host_a, 0, a_count * sizeof(uint16_t));
+    memset(s->host_b, 0, b_count * sizeof(uint16_t));
+    int device;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&s->sms, cudaDevAttrMultiProcessorCount, device));
+    p->split_k = hgemm_split_k_count(p->m, p->n, p->k, s->sms);
+    s->c_aligned_ld = (p->n + 3) / 4 * 4;
+    /* The partials and the padded C are extras: without room for them the
+     * split-K rung and the reference skip, the ladder still runs. */
+    size_t partial_bytes = (size_t)p->split_k * c_count * sizeof(float);
+    if (p->split_k > 1 && ladder_try_cuda_malloc((void **)&p->partials, partial_bytes)) p->partials = NULL;
+    if (s->c_aligned_ld != p->n &&
+        ladder_try_cuda_malloc((void **)&s->c_aligned, (size_t)m * s->c_aligned_ld * sizeof(float)))
+        s->c_aligned = NULL;
+    CUDA_CHECK(cudaDeviceGetAttribute(&s->shared_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&s->cc_major, cudaDevAttrComputeCapabilityMajor, device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&s->cc_minor, cudaDevAttrComputeCapabilityMinor, device));
+    if (s->cc_major == 9 && s->cc_minor == 0)
+        s->maps_encoded = hgemm_encode_tensor_maps(p, s->maps_error, sizeof s->maps_error) == 0;
+    CUBLAS_CHECK(cublasCreate(&s->cublas));
+    s->full_check = (double)m * n * k <= (double)HGEMM_FULL_CHECK_MNK;
+    return s;
+}
+
+/* rows x k values uniform on [-1, 1], rounded to BF16, into rows ld apart
+ * (bits and values); the padding stays zero. */
+static void fill_matrix(uint16_t *bits, float *values, long long rows, long long k, long long ld, uint64_t seed)
+{
+    ladder_fill_uniform(values, (size_t)(rows * k), seed, -1.0f, 1.0f);
+    /* Spread the rows from the back, so that none is overwritten unread. */
+    for (long long i = rows - 1; i >= 0; --i) {
+        for (long long p = k - 1; p >= 0; --p) {
+            uint16_t h = ladder_to_bf16(values[i * k + p]);
+            bits[i * ld + p] = h;
+            values[i * ld + p] = ladder_from_bf16(h);
+        }
+        for (long long p = k; p < ld; ++p) values[i * ld + p] = 0.0f;
+    }
+}
+
+/* Signed inputs: products cancel, so a missing or doubled term moves the
+ * relative error by about 1/sqrt(K). A, B and the sample each draw from
+ * their own stream of the seed. */
+static void fill_inputs(void *opaque, uint64_t seed)
+{
+    hgemm_state *s = opaque;
+    hgemm_problem *p = &s->problem;
+    size_t a_count = (size_t)p->m * p->ld, b_count = (size_t)p->n * p->ld;
+    fill_matrix(s->host_a, s->value_a, p->m, p->k, p->ld, seed);
+    fill_matrix(s->host_b, s->value_b, p->n, p->k, p->ld, ladder_hash64(seed));
+    CUDA_CHECK(cudaMemcpy((void *)p->a, s->host_a, a_count * sizeof(uint16_t), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy((void *)p->b, s->host_b, b_count * sizeof(uint16_t), cudaMemcpyHostToDevice));
+    if (!s->full_check) sgemm_draw_sample(p->m, p->n, ladder_hash64(ladder_hash64(seed)), &s->sample);
+}
+
+static const char *unsupported(void *opaque, const ladder_variant *v)
+{
+    hgemm_state *s = opaque;
+    const hgemm_problem *p = &s->problem;
+    if (v->impl == (ladder_impl)cublas_bf16_c_aligned && !s->c_aligned)
+        return s->c_aligned_ld == p->n
+                   ? "C's rows are 16-byte aligned already (N a multiple of 4): the baseline's call"
+                   : "no device memory for the padded copy of C";
+    if (v->flags & LADDER_BASELINE) return NULL;
+    if (s->cc_major < 8) return "BF16 tensor-core instructions (WMMA, mma.sync .bf16) need compute capability 8.0 or later";
+    if (v->param == NEEDS_SM90A) {
+        if (!v->impl) return "built without sm_90a code: this build's CUDA architectures do not include 90";
+        if (s->cc_major != 9 || s->cc_minor != 0)
+            return "TMA, wgmma and setmaxnreg code built for sm_90a, which runs on compute capability 9.0 only";
+        if (!s->maps_encoded) return s->maps_error;
+    }
+    if (v->impl == (ladder_impl)hgemm_gemv_mma && p->m > HGEMM_GEMV_MAX_ROWS && p->n > HGEMM_GEMV_MAX_ROWS)
+        return "a matrix-vector form: M or N must be at most 16 (decode shapes)";
+#ifdef LADDER_HAVE_SM90A
+    if (v->impl == (ladder_impl)hgemm_split_k && !p->partials) {
+        if (p->split_k > 1) return "no device memory for the FP32 partials";
+        snprintf(s->reason, sizeof s->reason,
+                 "%d tiles of 128x128 fill half the GPU's %d SMs or more, or K (%d) is too short to cut: nothing "
+                 "to split", ((p->m + 127) / 128) * ((p->n + 127) / 128), s->sms, p->k);
+        return s->reason;
+    }
+#endif
+    hgemm_launcher *rung = (hgemm_launcher *)v->impl;
+    size_t need = hgemm_sm80_shared_bytes(rung);
+#ifdef LADDER_HAVE_SM90A
+    if (v->param == NEEDS_SM90A) need = hgemm_sm90a_shared_bytes(rung);
+#endif
+    if (need > (size_t)s->shared_optin) {
+        snprintf(s->reason, sizeof s->reason, "needs %.1f KB of shared memory a block; this GPU grants %.1f KB",
+                 need / 1024.0, s->shared_optin / 1024.0);
+        return s->reason;
+    }
+    return NULL;
+}
+
+static void run(void *opaque, const ladder_variant *v, cudaStream_t stream)
+{
+    hgemm_state *s = opaque;
+    if (v->flags & LADDER_BASELINE)
+        ((hgemm_library_call *)v->impl)(s, stream);
+    else
+        ((hgemm_launcher *)v->impl)(&s->problem, stream);
+}
+
+static int writes_c_aligned(const ladder_variant *v)
+{
+    return v->impl == (ladder_impl)cublas_bf16_c_aligned;
+}
+
+static ladder_output output(void *opaque, const ladder_variant *v)
+{
+    hgemm_state *s = opaque;
+    const hgemm_problem *p = &s->problem;
+    if (writes_c_aligned(v))
+        return (ladder_output){s->c_aligned, (size_t)p->m * s->c_aligned_ld * sizeof(float), 0xFF};
+    return (ladder_output){p->c, (size_t)p->m * p->n * sizeof(float), 0xFF};
+}
+
+static ladder_check check(void *opaque, const ladder_variant *v)
+{
+    hgemm_state *s = opaque;
+    const hgemm_problem *p = &s->problem;
+    if (writes_c_aligned(v))
+        CUDA_CHECK(cudaMemcpy2D(s->host_c, (size_t)p->n * sizeof(float), s->c_aligned,
+                                (size_t)s->c_aligned_ld * sizeof(float), (size_t)p->n * sizeof(float), (size_t)p->m,
+                                cudaMemcpyDeviceToHost));
+    else
+        CUDA_CHECK(cudaMemcpy(s->host_c, p->c, (size_t)p->m * p->n * sizeof(float), cudaMemcpyDeviceToHost));
+    return hgemm_check_host(s->value_a, s->value_b, s->host_c, p->m, p->n, p->k, p->ld,
+                            s->full_check ? NULL : &s->sample, hgemm_tolerance(p->k));
+}
+
+/* The least traffic: A and B read once (2 bytes an element), C written once
+ * (4 bytes). */
+static ladder_work work(void *opaque)
+{
+    hgemm_state *s = opaque;
+    double m = s->problem.m, n = s->problem.n, k = s->problem.k;
+    return (ladder_work){2.0 * (m * k + n * k) + 4.0 * m * n, 2.0 * m * n * k};
+}
+
+const ladder_case hgemm_case = {
+    .name = "hgemm",
+    .title = "matrix multiply on tensor cores, BF16 in, FP32 accumulate and out: WMMA to warp-specialized wgmma",
+    .size_help = "MxNxK or N (square); any sizes >= 1",
+    .default_size = "4096,8192,4095x4097x4093,1x4096x4096,16x4096x4096,4096x1x4096,256x256x65536",
+    .quick_size = "2048",
+    .test_sizes = {"256x256x256", "129x257x95", "1x256x256", "256x1x256", "200x136x1", "300x520x136",
+                   "200x136x4000" /* split_k: 4 tiles, 63 k-tiles */, NULL},
+    .ceiling = LADDER_CEILING_BF16_TENSOR,
+    .variants = hgemm_variants,
+    .variant_count = (int)(sizeof hgemm_variants / sizeof hgemm_variants[0]),
+    .size_error = size_error,
+    .create = create,
+    .destroy = destroy,
+    .fill_inputs = fill_inputs,
+    .unsupported = unsupported,
+    .run = run,
+    .output = output,
+    .check = check,
+    .work = work,
+};

@@ -1,0 +1,115 @@
+/* HGEMM (SPEC §14): C = A * B on tensor cores, BF16 inputs, FP32
+ * accumulation, C in FP32, in every rung and in the cuBLAS baseline.
+ * Layout "TN": A is m x k row-major; B is stored column-major, that is as
+ * its transpose, n x k row-major; C is m x n row-major. Both operands are
+ * then K-contiguous, the layout that mma.sync (row.col) and wgmma read
+ * without transposing. Rows of A and B are `ld` elements apart: k rounded
+ * up to a multiple of 8 (16 bytes, what the tensor copy engine requires of
+ * a row stride), the padding zero; no rung reads it as data. Every launcher
+ * takes any m, n, k >= 1. */
+#ifndef LADDER_HGEMM_H
+#define LADDER_HGEMM_H
+
+#include <cuda.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Row strides are multiples of this many elements. */
+#define HGEMM_LD_ALIGN 8
+
+typedef struct hgemm_problem {
+    const uint16_t *a, *b; /* BF16 bit patterns, device memory */
+    float *c;
+    int m, n, k, ld;
+    /* The TMA rungs' tensor maps (hgemm_encode_tensor_maps): A in boxes of
+     * 128 rows, B in boxes of 128 and of 256 rows, each box 64 elements
+     * (128 bytes) of K, 128-byte swizzle, zeros outside the matrix. */
+    CUtensorMap a_rows128, b_rows128, b_rows256;
+    /* The split-K rung's FP32 partial products, split_k slices of m x n
+     * (hgemm_split_k_count; NULL where it does not run). */
+    float *partials;
+    int split_k;
+} hgemm_problem;
+
+typedef void hgemm_launcher(const hgemm_problem *problem, cudaStream_t stream);
+
+/* The rungs before the tensor copy engine (sm_80+; hgemm_kernels.cu). */
+hgemm_launcher hgemm_wmma_global;
+hgemm_launcher hgemm_wmma_shared;
+hgemm_launcher hgemm_mma_ldmatrix;
+hgemm_launcher hgemm_mma_async_pipeline;
+/* Decode shapes: min(m, n) <= HGEMM_GEMV_MAX_ROWS. */
+hgemm_launcher hgemm_gemv_mma;
+#define HGEMM_GEMV_MAX_ROWS 16
+
+/* The Hopper rungs (hgemm_sm90a_kernels.cu): built when the CUDA
+ * architectures include 90 (LADDER_HAVE_SM90A), run on compute
+ * capability 9.0 only. */
+hgemm_launcher hgemm_tma_mma;
+hgemm_launcher hgemm_wgmma;
+hgemm_launcher hgemm_warp_specialized;
+hgemm_launcher hgemm_ws_128x256;
+hgemm_launcher hgemm_persistent;
+hgemm_launcher hgemm_split_k;
+
+/* Fill the problem's tensor maps through the driver's cuTensorMapEncodeTiled
+ * (found with cudaGetDriverEntryPointByVersion: no -lcuda). Returns 0, or
+ * -1 with the reason in err. */
+int hgemm_encode_tensor_maps(hgemm_problem *problem, char *err, size_t err_len);
+
+/* Dynamic shared memory a rung of each object asks for per block (0 for
+ * the WMMA rungs' static arrays, and for rungs of the other object); the
+ * case skips a rung the device cannot grant. */
+size_t hgemm_sm80_shared_bytes(hgemm_launcher *rung);
+size_t hgemm_sm90a_shared_bytes(hgemm_launcher *rung); /* with LADDER_HAVE_SM90A only */
+
+static inline int hgemm_ld(int k)
+{
+    return (k + HGEMM_LD_ALIGN - 1) / HGEMM_LD_ALIGN * HGEMM_LD_ALIGN;
+}
+
+/* How many slices of K the split-K rung cuts an m x n x k product into on
+ * `sms` multiprocessors: enough 128 x 128 tiles times slices to give every
+ * SM one, each slice at least HGEMM_SPLIT_MIN_K_TILES k-tiles of 64 deep;
+ * 1 where the tiles alone fill half the GPU or K is too short to cut (the
+ * rung then skips the shape). */
+#define HGEMM_SPLIT_MIN_K_TILES 4
+static inline int hgemm_split_k_count(int m, int n, int k, int sms)
+{
+    long long tiles = (long long)((m + 127) / 128) * ((n + 127) / 128);
+    int k_tiles = (k + 63) / 64;
+    if (2 * tiles >= sms) return 1;
+    long long splits = sms / tiles, most = k_tiles / HGEMM_SPLIT_MIN_K_TILES;
+    if (splits > most) splits = most;
+    return splits < 2 ? 1 : (int)splits;
+}
+
+#ifndef __CUDACC__
+#include "harness/case.h"
+#include "cases/sgemm/sgemm.h"
+
+/* Above this many multiply-adds a check compares sampled rows and columns
+ * (sgemm's sample: whole rows and columns, first and last among them). */
+#define HGEMM_FULL_CHECK_MNK SGEMM_FULL_CHECK_MNK
+
+/* Compare C with the double-precision product of A (m x k) and B given as
+ * n x k (both the FP32 values of the BF16 inputs, rows ld apart): every
+ * element when sample is NULL, else the sampled rows and columns; every
+ * element scanned for NaN and Inf. */
+ladder_check hgemm_check_host(const float *a, const float *b_t, const float *c, long long m, long long n,
+                              long long k, long long ld, const sgemm_sample *sample, double tolerance);
+
+/* What a check accepts for sums of k exact products in FP32. */
+double hgemm_tolerance(long long k);
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,84 @@
+/* GPU test of the HGEMM rungs: every rung that can run here, at sizes small
+ * enough for compute-sanitizer (random and odd: partial tiles in M, N and
+ * K, a single row, a single column, K of 1), two fresh draws each; then
+ * each rung run twice on the same inputs must give the same bits (a race
+ * or a read of unwritten shared memory shows as a difference), and its
+ * error at K = 2048 must stay within 8x cuBLAS's on the same inputs.
+ * The vendor rows (cuBLAS, and cuBLAS with C's rows padded) are validated
+ * too, unless LADDER_SKIP_BASELINES is set (gpu_test.h).
+ * Exits 77 without a GPU or where no rung can run. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/check/check.h"
+#include "harness/device/device.h"
+#include "harness/testing/gpu_test.h"
+#include "harness/run/runner.h"
+#include "harness/testing/test_util.h"
+#include "hgemm.h"
+
+extern const ladder_case hgemm_case;
+
+int main(void)
+{
+    ladder_device device;
+    open_device_or_skip(&device);
+    /* gemv_mma at 16 rows and at 7 columns with K's last chunk partial;
+     * split_k where 4 tiles leave the GPU idle. */
+    const char *sizes[] = {"256x256x256", "129x257x95", "1x256x256", "256x1x256", "130x300x1",
+                           "16x300x95",   "300x7x1003", "200x136x4000"};
+    int ran = 0;
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
+        void *state = create_case_or_die(&hgemm_case, sizes[i]);
+        for (int r = 0; r < hgemm_case.variant_count; ++r) {
+            const ladder_variant *v = &hgemm_case.variants[r];
+            const char *reason = hgemm_case.unsupported(state, v);
+            if (!reason && (v->flags & LADDER_BASELINE) && ladder_skip_baselines())
+                reason = "LADDER_SKIP_BASELINES is set";
+            if (reason) {
+                printf("%-12s %-20s skipped: %s\n", sizes[i], v->name, reason);
+                continue;
+            }
+            for (uint64_t draw = 0; draw < 2; ++draw) {
+                ladder_check c = ladder_validate_variant(&hgemm_case, state, v, 100 * i + 10 * r + draw);
+                printf("%-12s %-20s error %.2e (tolerance %.1e, %zu non-finite) %s\n", sizes[i], v->name,
+                       c.rel_error, c.tolerance, c.nonfinite, c.passed ? "ok" : "FAIL");
+                EXPECT(c.passed);
+                ++ran;
+            }
+        }
+        hgemm_case.destroy(state);
+    }
+    if (!ran) {
+        printf("skipped: no hgemm rung runs on this GPU\n");
+        return LADDER_EXIT_SKIP_TEST;
+    }
+
+    /* Without cuBLAS (LADDER_SKIP_BASELINES), the repeat check alone. */
+    void *state = create_case_or_die(&hgemm_case, "192x320x2048");
+    int vendor = !ladder_skip_baselines();
+    ladder_check reference = {0};
+    if (vendor) {
+        const ladder_variant *cublas = &hgemm_case.variants[ladder_find_variant(&hgemm_case, "cublas")];
+        reference = ladder_validate_variant(&hgemm_case, state, cublas, 7);
+        printf("cuBLAS at 192x320x2048: error %.2e\n", reference.rel_error);
+    }
+    for (int r = 0; r < hgemm_case.variant_count; ++r) {
+        const ladder_variant *v = &hgemm_case.variants[r];
+        if (hgemm_case.unsupported(state, v) || (v->flags & LADDER_BASELINE)) continue;
+        ladder_check first = ladder_validate_variant(&hgemm_case, state, v, 7);
+        float *once = copy_output(&hgemm_case, state, v);
+        ladder_check second = ladder_validate_variant(&hgemm_case, state, v, 7);
+        float *twice = copy_output(&hgemm_case, state, v);
+        int same = memcmp(once, twice, hgemm_case.output(state, v).bytes) == 0;
+        printf("%-20s error %.2e (%.2fx cuBLAS), repeat %s\n", v->name, first.rel_error,
+               first.rel_error / reference.rel_error, same ? "identical" : "DIFFERS");
+        EXPECT(first.passed && second.passed && same);
+        if (vendor) EXPECT(first.rel_error <= 8 * reference.rel_error + 1e-7);
+        free(once);
+        free(twice);
+    }
+    hgemm_case.destroy(state);
+    return test_result("hgemm_gpu_test");
+}

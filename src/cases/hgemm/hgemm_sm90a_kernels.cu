@@ -1,0 +1,464 @@
+/* HGEMM rungs 5-9: the Hopper rungs, from the tensor copy engine (TMA) on
+ * mbarriers to warp-specialized, persistent wgmma kernels. Built only for
+ * sm_90a (-gencode=arch=compute_90a,code=sm_90a, its own object library:
+ * wgmma and setmaxnreg exist on no other target) and run on compute
+ * capability 9.0 only. Same problem and layout as hgemm_kernels.cu; the
+ * tiles come from tensor maps (hgemm.h), which fill what lies outside A or
+ * B with zeros, so no rung here has edge code but its stores. */
+#include <type_traits>
+
+#include "harness/check/check.h"
+#include "harness/hardware/shared_memory.cuh"
+#include "hgemm_tiles.cuh"
+#include "cases/sgemm/sgemm.h"
+
+/* The dynamic shared memory base rounded up to 1024 bytes: the 128-byte
+ * swizzle repeats every 8 rows of 128 bytes, and TMA and wgmma both assume
+ * a tile starts at that period. */
+__device__ __forceinline__ uint8_t *aligned_1024(uint8_t *p)
+{
+    return reinterpret_cast<uint8_t *>((reinterpret_cast<uintptr_t>(p) + 1023) & ~(uintptr_t)1023);
+}
+
+/* The k-tile `tile` of rows row0.. of a matrix into a stage, counted on
+ * `full`. */
+__device__ __forceinline__ void tma_load_tile(uint32_t stage, const CUtensorMap &map, int row0, int tile,
+                                              uint64_t *full)
+{
+    tma_load_2d(stage, &map, tile * HGEMM_TILE_K, row0, full);
+}
+
+/* ---- Rung 5: TMA into the mma.sync block ------------------------------------ */
+
+/* Rung 5: rung 4's ring, filled by the tensor copy engine: one thread issues
+ * two bulk copies per k-tile (A's 128 x 64 and B's) that land already
+ * swizzled and count their bytes on the stage's mbarrier; the others wait
+ * on it. No address arithmetic or copy instructions in the 256 threads
+ * (rung 4 spent 8 cp.async and their index math per thread per tile), and
+ * four tiles in flight. The multiply is rung 3's.
+ * Measured (H100): 0.506 / 0.453 of cuBLAS (4096^3 / 8192^3), 1.2x rung 4;
+ * the limiter is now mma.sync's issue rate, which only wgmma lifts. */
+constexpr int TMA_MMA_STAGES = 4;
+
+__global__ void __launch_bounds__(mma_block::THREADS)
+    tma_mma_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
+                   float *__restrict__ c, int m, int n, int k)
+{
+    extern __shared__ uint8_t raw_shared[];
+    uint8_t *shared = aligned_1024(raw_shared);
+    uint64_t *full = reinterpret_cast<uint64_t *>(shared + TMA_MMA_STAGES * mma_block::STAGE_BYTES);
+    uint32_t ring = smem_address(shared);
+    int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    int block_row = blockIdx.y * mma_block::BM, block_col = blockIdx.x * mma_block::BN;
+    int warp_row = warp / 4 * mma_block::WARP_M, warp_col = warp % 4 * mma_block::WARP_N;
+    int tiles = hgemm_ceil_div(k, HGEMM_TILE_K);
+    auto load = [&](int tile) {
+        int s = tile % TMA_MMA_STAGES;
+        uint32_t stage = ring + (uint32_t)s * mma_block::STAGE_BYTES;
+        mbarrier_arrive_expect_bytes(&full[s], mma_block::STAGE_BYTES);
+        tma_load_tile(stage, a_map, block_row, tile, &full[s]);
+        tma_load_tile(stage + mma_block::A_BYTES, b_map, block_col, tile, &full[s]);
+    };
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < TMA_MMA_STAGES; ++s) mbarrier_init(&full[s], 1);
+        mbarrier_init_fence();
+        for (int t = 0; t < TMA_MMA_STAGES && t < tiles; ++t) load(t);
+    }
+    __syncthreads();
+    float acc[mma_block::MI][mma_block::NI][4] = {};
+    for (int t = 0; t < tiles; ++t) {
+        int s = t % TMA_MMA_STAGES;
+        mbarrier_wait(&full[s], (uint32_t)(t / TMA_MMA_STAGES) & 1);
+        uint32_t stage = ring + (uint32_t)s * mma_block::STAGE_BYTES;
+        mma_block_multiply(acc, stage, stage + mma_block::A_BYTES, warp_row, warp_col, lane);
+        /* Every warp is done reading the stage before it is refilled. */
+        __syncthreads();
+        if (threadIdx.x == 0 && t + TMA_MMA_STAGES < tiles) load(t + TMA_MMA_STAGES);
+    }
+    mma_block_store(c, m, n, block_row + warp_row, block_col + warp_col, acc, lane);
+}
+
+/* ---- wgmma building blocks ---------------------------------------------------- */
+
+/* A warpgroup's share of a wgmma tile: 64 rows of A (a_rows: 64 swizzled
+ * 128-byte rows) against BN rows of B^T, one k-tile (4 steps of 16). */
+template <int BN>
+__device__ __forceinline__ void wgmma_k_tile(float (&acc)[BN / 2], uint32_t a_rows, uint32_t b_rows)
+{
+#pragma unroll
+    for (int step = 0; step < HGEMM_TILE_K / 16; ++step) {
+        uint64_t a_desc = wgmma_descriptor_sw128(a_rows + 32 * step);
+        uint64_t b_desc = wgmma_descriptor_sw128(b_rows + 32 * step);
+        if constexpr (BN == 256)
+            wgmma_m64n256k16_bf16(acc, a_desc, b_desc);
+        else
+            wgmma_m64n128k16_bf16(acc, a_desc, b_desc);
+    }
+}
+
+/* A warpgroup's 64 x BN accumulator into C at (row0, col0): warp w holds
+ * rows 16 w + lane / 4 and + 8. */
+template <int BN>
+__device__ __forceinline__ void wgmma_store(float *__restrict__ c, int m, int n, int row0, int col0,
+                                            const float (&acc)[BN / 2])
+{
+    int warp = (threadIdx.x % 128) / 32, lane = threadIdx.x % 32;
+    int row = row0 + 16 * warp + lane / 4;
+#pragma unroll
+    for (int j = 0; j < BN / 8; ++j) {
+        int col = col0 + 8 * j + 2 * (lane % 4);
+        store_pair(c, m, n, row, col, acc[4 * j], acc[4 * j + 1]);
+        store_pair(c, m, n, row + 8, col, acc[4 * j + 2], acc[4 * j + 3]);
+    }
+}
+
+/* ---- Rung 6: wgmma, one warpgroup -------------------------------------------- */
+
+/* Rung 6: the multiply moves to wgmma: one warpgroup (4 warps, 128 threads)
+ * issues m64n128k16 straight from the swizzled shared tiles (descriptors,
+ * no ldmatrix, no fragment registers), the two 64-row halves of a 128 x 128
+ * block tile, 8 instructions per k-tile where rung 5 issued 8 warps x 16 x 4
+ * ldmatrix and mma.sync. Should move toward the wgmma rate (mma.sync tops
+ * out near 2/3 of it on Hopper). Still one thread issues the copies between
+ * multiplies, and the group waits for its multiply to finish before the
+ * stage is refilled.
+ * Measured (H100): 0.669 / 0.658 of cuBLAS (4096^3 / 8192^3), 1.3-1.45x
+ * rung 5. Left: the wait for each multiply before the refill (one
+ * warpgroup, nothing else to issue meanwhile) and the loads behind it. */
+constexpr int WGMMA_STAGES = 4;
+constexpr int WGMMA_BM = 128, WGMMA_BN = 128;
+constexpr int WGMMA_A_BYTES = WGMMA_BM * HGEMM_ROW_BYTES, WGMMA_STAGE_BYTES = (WGMMA_BM + WGMMA_BN) * HGEMM_ROW_BYTES;
+
+__global__ void __launch_bounds__(128)
+    wgmma_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
+                 float *__restrict__ c, int m, int n, int k)
+{
+    extern __shared__ uint8_t raw_shared[];
+    uint8_t *shared = aligned_1024(raw_shared);
+    uint64_t *full = reinterpret_cast<uint64_t *>(shared + WGMMA_STAGES * WGMMA_STAGE_BYTES);
+    uint32_t ring = smem_address(shared);
+    int block_row = blockIdx.y * WGMMA_BM, block_col = blockIdx.x * WGMMA_BN;
+    int tiles = hgemm_ceil_div(k, HGEMM_TILE_K);
+    auto load = [&](int tile) {
+        int s = tile % WGMMA_STAGES;
+        uint32_t stage = ring + (uint32_t)s * WGMMA_STAGE_BYTES;
+        mbarrier_arrive_expect_bytes(&full[s], WGMMA_STAGE_BYTES);
+        tma_load_tile(stage, a_map, block_row, tile, &full[s]);
+        tma_load_tile(stage + WGMMA_A_BYTES, b_map, block_col, tile, &full[s]);
+    };
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < WGMMA_STAGES; ++s) mbarrier_init(&full[s], 1);
+        mbarrier_init_fence();
+        for (int t = 0; t < WGMMA_STAGES && t < tiles; ++t) load(t);
+    }
+    __syncthreads();
+    float acc[2][WGMMA_BN / 2] = {};
+    for (int t = 0; t < tiles; ++t) {
+        int s = t % WGMMA_STAGES;
+        mbarrier_wait(&full[s], (uint32_t)(t / WGMMA_STAGES) & 1);
+        uint32_t stage = ring + (uint32_t)s * WGMMA_STAGE_BYTES;
+        wgmma_fence();
+#pragma unroll
+        for (int half = 0; half < 2; ++half)
+            wgmma_k_tile<WGMMA_BN>(acc[half], stage + half * (WGMMA_A_BYTES / 2), stage + WGMMA_A_BYTES);
+        wgmma_commit();
+        wgmma_wait<0>();
+        __syncthreads();
+        if (threadIdx.x == 0 && t + WGMMA_STAGES < tiles) load(t + WGMMA_STAGES);
+    }
+#pragma unroll
+    for (int half = 0; half < 2; ++half)
+        wgmma_store<WGMMA_BN>(c, m, n, block_row + 64 * half, block_col, acc[half]);
+}
+
+/* ---- Rungs 7-9: warp specialization ------------------------------------------ */
+
+/* Rung 7: the roles split. Warpgroup 0 produces: one of its threads waits
+ * for a free stage (the stage's "empty" mbarrier) and issues its copies;
+ * it gives its registers back (setmaxnreg to 40). Warpgroups 1 and 2
+ * consume, each 64 rows of the 128 x BN block tile, with up to 232
+ * registers; each keeps one k-tile of wgmma in flight (wait_group 1) and
+ * releases a stage as soon as the multiply that read it is done. Loads,
+ * multiplies of the two consumers and the release no longer wait for one
+ * another, and the ring is deeper (6 stages at 128 x 128).
+ * Rung 8 (BN = 256): 128 x 256 tiles, m64n256k16: each k-tile byte of A
+ * now feeds 256 columns, not 128: shared-memory reads per FLOP drop by a
+ * third (wgmma reads A and B from shared memory; at 128 x 128 that traffic
+ * nears the 128 bytes per clock an SM reads), 4 stages of 48 KB.
+ * Rung 9 (PERSISTENT): one block per SM walks the tiles (the swizzled
+ * order of sgemm, groups of GROUP_M tile rows, so that the 132 tiles in
+ * flight share A and B panels in L2); the producer runs ahead into the
+ * next tile while the consumers store this one: the epilogue and the
+ * pipeline's fill overlap the next tile's loads, and no block launches or
+ * drains a ring per tile.
+ * Measured (H100 SXM, ratio to cuBLAS BF16, 4096^3 / 8192^3 / 4095 x 4097
+ * x 4093, where cuBLAS takes a slow path, 85 TFLOP/s):
+ *   warp_specialized  0.722 / 0.532 / 4.97  (8192: noisy, throttled)
+ *   ws_128x256        0.870 / 0.677 / 5.35  (8192: noisy, throttled)
+ *   persistent        0.938 / 0.981 / 5.07; a second run 0.952 / 0.846
+ *                     (throttled); a third 0.973 / 0.986 / 5.15,
+ *                     698-779 TFLOP/s over the three
+ * At 8192^3 the non-persistent rungs lose to L2: row-major block order
+ * puts 132 blocks on 4 tile rows and all 32 tile columns, so every wave
+ * streams all of B (128 MB, more than the 50 MB L2) from DRAM; the grouped
+ * order of the persistent rung fixes that (0.68 -> 0.98). The limiter of
+ * the persistent rung (Nsight Compute, 8192^3): the tensor pipe busy 91.6%
+ * of elapsed cycles (83.8% at 4096^3), L2 79%, DRAM 34%, no spills, 168
+ * registers at entry. What is left is the tile change: both consumers
+ * drain their wgmma, store 128 KB of C from registers and restart the
+ * pipeline together, and the tensor pipe idles meanwhile; at 4096^3 (64
+ * k-tiles a tile) that costs twice what it costs at 8192^3, hence 0.94-0.97
+ * against 0.98-0.99. Consumers on alternate tiles (one stores while the other
+ * multiplies), or stores through shared memory and TMA, would hide it. */
+/* The first k-tile of slice `slice` of `slices` (the last slice ends at
+ * k_tiles): slices differ by at most one k-tile. */
+__device__ __forceinline__ int k_slice_begin(int slice, int k_tiles, int slices)
+{
+    return (int)((long long)slice * k_tiles / slices);
+}
+
+constexpr int WS_THREADS = 384, WS_PRODUCER_REGISTERS = 40, WS_CONSUMER_REGISTERS = 232, WS_GROUP_M = 8;
+
+template <int BN, int STAGES>
+struct ws_shape {
+    static constexpr int BM = 128;
+    static constexpr int A_BYTES = BM * HGEMM_ROW_BYTES, STAGE_BYTES = (BM + BN) * HGEMM_ROW_BYTES;
+    static constexpr size_t SHARED_BYTES = (size_t)STAGES * STAGE_BYTES + 2 * STAGES * sizeof(uint64_t) + 1024;
+    static_assert(SHARED_BYTES <= 227 * 1024, "fits Hopper's 227 KB a block");
+};
+
+template <int BN, int STAGES, bool PERSISTENT>
+__global__ void __launch_bounds__(WS_THREADS, 1)
+    warp_specialized_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
+                            float *__restrict__ c, int m, int n, int k, int splits)
+{
+    typedef ws_shape<BN, STAGES> S;
+    extern __shared__ uint8_t raw_shared[];
+    uint8_t *shared = aligned_1024(raw_shared);
+    uint64_t *full = reinterpret_cast<uint64_t *>(shared + STAGES * S::STAGE_BYTES), *empty = full + STAGES;
+    uint32_t ring = smem_address(shared);
+    int tiles_m = hgemm_ceil_div(m, S::BM), tiles_n = hgemm_ceil_div(n, BN), k_tiles = hgemm_ceil_div(k, HGEMM_TILE_K);
+    /* A work item is a tile and a slice of K (splits > 1: the split-K
+     * rung, whose slice s goes to the s-th m x n partial at c). */
+    int tiles = tiles_m * tiles_n, items = tiles * splits;
+    int first = PERSISTENT ? blockIdx.x : blockIdx.y * tiles_n + blockIdx.x;
+    int step = PERSISTENT ? gridDim.x : tiles;
+    int group_m = PERSISTENT ? WS_GROUP_M : 1;
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < STAGES; ++s) {
+            mbarrier_init(&full[s], 1);
+            mbarrier_init(&empty[s], 8); /* the 8 consumer warps */
+        }
+        mbarrier_init_fence();
+    }
+    __syncthreads();
+    int warpgroup = threadIdx.x / 128;
+    int s = 0;
+    uint32_t phase = 0;
+    if (warpgroup == 0) {
+        setmaxnreg_decrease<WS_PRODUCER_REGISTERS>();
+        if (threadIdx.x != 0) return;
+        for (int item = first; item < items; item += step) {
+            int tile_m, tile_n, split = item / tiles;
+            sgemm_swizzled_tile(item % tiles, tiles_m, tiles_n, group_m, &tile_m, &tile_n);
+            int t_end = k_slice_begin(split + 1, k_tiles, splits);
+            for (int t = k_slice_begin(split, k_tiles, splits); t < t_end; ++t) {
+                mbarrier_wait(&empty[s], phase ^ 1);
+                uint32_t stage = ring + (uint32_t)s * S::STAGE_BYTES;
+                mbarrier_arrive_expect_bytes(&full[s], S::STAGE_BYTES);
+                tma_load_tile(stage, a_map, tile_m * S::BM, t, &full[s]);
+                tma_load_tile(stage + S::A_BYTES, b_map, tile_n * BN, t, &full[s]);
+                if (++s == STAGES) s = 0, phase ^= 1;
+            }
+        }
+    } else {
+        setmaxnreg_increase<WS_CONSUMER_REGISTERS>();
+        int consumer = warpgroup - 1, lane = threadIdx.x % 32;
+        for (int item = first; item < items; item += step) {
+            int tile_m, tile_n, split = item / tiles;
+            sgemm_swizzled_tile(item % tiles, tiles_m, tiles_n, group_m, &tile_m, &tile_n);
+            float acc[BN / 2];
+#pragma unroll
+            for (int i = 0; i < BN / 2; ++i) acc[i] = 0.0f;
+            int previous = -1;
+            int t_end = k_slice_begin(split + 1, k_tiles, splits);
+            for (int t = k_slice_begin(split, k_tiles, splits); t < t_end; ++t) {
+                mbarrier_wait(&full[s], phase);
+                uint32_t stage = ring + (uint32_t)s * S::STAGE_BYTES;
+                wgmma_fence();
+                wgmma_k_tile<BN>(acc, stage + consumer * (S::A_BYTES / 2), stage + S::A_BYTES);
+                wgmma_commit();
+                /* The previous k-tile's multiply is done: its stage is free. */
+                wgmma_wait<1>();
+                if (previous >= 0 && lane == 0) mbarrier_arrive(&empty[previous]);
+                previous = s;
+                if (++s == STAGES) s = 0, phase ^= 1;
+            }
+            wgmma_wait<0>();
+            if (lane == 0) mbarrier_arrive(&empty[previous]);
+            wgmma_store<BN>(c + (size_t)split * m * n, m, n, tile_m * S::BM + 64 * consumer, tile_n * BN, acc);
+        }
+    }
+}
+
+/* ---- Launchers ---------------------------------------------------------------- */
+
+/* The 1024-byte alignment of the ring costs up to 1 KB more. */
+static constexpr size_t TMA_MMA_SHARED =
+    (size_t)TMA_MMA_STAGES * mma_block::STAGE_BYTES + TMA_MMA_STAGES * sizeof(uint64_t) + 1024;
+static constexpr size_t WGMMA_SHARED = (size_t)WGMMA_STAGES * WGMMA_STAGE_BYTES + WGMMA_STAGES * sizeof(uint64_t) + 1024;
+
+extern "C" void hgemm_tma_mma(const hgemm_problem *p, cudaStream_t stream)
+{
+    allow_shared_bytes<tma_mma_kernel>(TMA_MMA_SHARED);
+    dim3 grid(hgemm_ceil_div(p->n, mma_block::BN), hgemm_ceil_div(p->m, mma_block::BM));
+    tma_mma_kernel<<<grid, mma_block::THREADS, TMA_MMA_SHARED, stream>>>(p->a_rows128, p->b_rows128, p->c, p->m,
+                                                                        p->n, p->k);
+    CUDA_CHECK_LAUNCH();
+}
+
+extern "C" void hgemm_wgmma(const hgemm_problem *p, cudaStream_t stream)
+{
+    allow_shared_bytes<wgmma_kernel>(WGMMA_SHARED);
+    dim3 grid(hgemm_ceil_div(p->n, WGMMA_BN), hgemm_ceil_div(p->m, WGMMA_BM));
+    wgmma_kernel<<<grid, 128, WGMMA_SHARED, stream>>>(p->a_rows128, p->b_rows128, p->c, p->m, p->n, p->k);
+    CUDA_CHECK_LAUNCH();
+}
+
+static int multiprocessors()
+{
+    static int sms = 0;
+    if (!sms) {
+        int device;
+        CUDA_CHECK(cudaGetDevice(&device));
+        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    }
+    return sms;
+}
+
+/* splits > 1: the products of the K slices go to that many m x n partials
+ * at c (the split-K rung). */
+template <int BN, int STAGES, bool PERSISTENT>
+static void launch_warp_specialized(const hgemm_problem *p, const CUtensorMap &b_map, float *c, int splits,
+                                    cudaStream_t stream)
+{
+    constexpr auto kernel = warp_specialized_kernel<BN, STAGES, PERSISTENT>;
+    allow_shared_bytes<kernel>(ws_shape<BN, STAGES>::SHARED_BYTES);
+    int tiles_m = hgemm_ceil_div(p->m, ws_shape<BN, STAGES>::BM), tiles_n = hgemm_ceil_div(p->n, BN);
+    dim3 grid(tiles_n, tiles_m);
+    if (PERSISTENT) {
+        int items = tiles_m * tiles_n * splits, sms = multiprocessors();
+        grid = dim3(items < sms ? items : sms);
+    }
+    kernel<<<grid, WS_THREADS, ws_shape<BN, STAGES>::SHARED_BYTES, stream>>>(p->a_rows128, b_map, c, p->m, p->n,
+                                                                             p->k, splits);
+    CUDA_CHECK_LAUNCH();
+}
+
+constexpr int WS_128_STAGES = 6, WS_256_STAGES = 4;
+
+extern "C" void hgemm_warp_specialized(const hgemm_problem *p, cudaStream_t stream)
+{
+    launch_warp_specialized<128, WS_128_STAGES, false>(p, p->b_rows128, p->c, 1, stream);
+}
+
+extern "C" void hgemm_ws_128x256(const hgemm_problem *p, cudaStream_t stream)
+{
+    launch_warp_specialized<256, WS_256_STAGES, false>(p, p->b_rows256, p->c, 1, stream);
+}
+
+extern "C" void hgemm_persistent(const hgemm_problem *p, cudaStream_t stream)
+{
+    launch_warp_specialized<256, WS_256_STAGES, true>(p, p->b_rows256, p->c, 1, stream);
+}
+
+/* ---- Rung 10: split K --------------------------------------------------------- */
+
+/* C = the sum of the split_k partials in a fixed order, the same for every
+ * element and every run: deterministic, bit for bit. A block takes
+ * REDUCE_COLUMNS chunks of C (4 floats each, 1 where m n is not a multiple
+ * of 4 and slices would not start 16-byte aligned) and REDUCE_GROUPS
+ * threads a chunk: group q adds slices q, q + REDUCE_GROUPS, ... in turn,
+ * then group 0 adds the groups' sums in group order. Each thread has only
+ * splits / REDUCE_GROUPS loads to make, all in flight at once: one round
+ * trip to L2, where a thread a chunk made 66 (at 256 x 256 x 65536) in
+ * batches of 8. */
+constexpr int REDUCE_COLUMNS = 32, REDUCE_GROUPS = 8;
+
+template <int VECTOR>
+__global__ void __launch_bounds__(REDUCE_COLUMNS * REDUCE_GROUPS)
+    split_k_reduce_kernel(const float *__restrict__ partials, float *__restrict__ c, size_t count, int splits)
+{
+    typedef typename std::conditional<VECTOR == 4, float4, float>::type chunk;
+    __shared__ chunk group_sums[REDUCE_GROUPS][REDUCE_COLUMNS];
+    const chunk *in = reinterpret_cast<const chunk *>(partials);
+    size_t chunks = count / VECTOR, i = (size_t)blockIdx.x * REDUCE_COLUMNS + threadIdx.x % REDUCE_COLUMNS;
+    int q = threadIdx.x / REDUCE_COLUMNS;
+    auto add = [](chunk &sum, const chunk &x) {
+        if constexpr (VECTOR == 4) {
+            sum.x += x.x;
+            sum.y += x.y;
+            sum.z += x.z;
+            sum.w += x.w;
+        } else {
+            sum += x;
+        }
+    };
+    chunk sum = {};
+    if (i < chunks)
+#pragma unroll 16
+        for (int s = q; s < splits; s += REDUCE_GROUPS) add(sum, in[(size_t)s * chunks + i]);
+    group_sums[q][threadIdx.x % REDUCE_COLUMNS] = sum;
+    __syncthreads();
+    if (q == 0 && i < chunks) {
+        for (int g = 1; g < REDUCE_GROUPS; ++g) add(sum, group_sums[g][threadIdx.x]);
+        reinterpret_cast<chunk *>(c)[i] = sum;
+    }
+}
+
+/* Rung 10: where C's tiles leave most SMs idle (256 x 256 x 65536: 4
+ * tiles of 128 x 128 for 132 SMs), the persistent kernel takes tiles times
+ * slices of K as its work items (hgemm_split_k_count: about one item per
+ * SM, each at least 4 k-tiles), each writing its FP32 partial product to
+ * its own m x n slice; a second kernel adds the slices in a fixed order.
+ * No atomics: deterministic, at the price of writing and reading the
+ * partials (splits x m x n x 4 bytes: 8.7 MB at 256 x 256, in L2).
+ * Measured (H100, ratio to cuBLAS at 256 x 256 x 65536 / 1 x 4096 x 4096 /
+ * 16 x 4096 x 4096 / 4096 x 1 x 4096):
+ *   128 x 256 tiles (persistent's), one thread a float4 of C adding all
+ *   66 slices in turn           0.613 / 0.739 / 0.722 / 0.625
+ *   the same, reduce by 8 thread groups a chunk
+ *                               0.739 / 0.765 / 0.744 / 0.656
+ *   128 x 128 tiles, 6 stages (the rung: half the partials, 33 slices at
+ *   256 x 256)                  0.843 / 0.801 / 0.793 / 0.813
+ * The shape is bound by reading A and B (64 MB: cuBLAS streams them at
+ * 2.3 TB/s, 75% of the copy rate; this rung at 1.9 TB/s, 63%); the
+ * partials' round trip through L2 and the second launch are the rest. */
+static void split_k_reduce(const hgemm_problem *p, int splits, cudaStream_t stream)
+{
+    size_t count = (size_t)p->m * p->n;
+    int vector = count % 4 == 0 ? 4 : 1;
+    unsigned blocks = (unsigned)((count / vector + REDUCE_COLUMNS - 1) / REDUCE_COLUMNS);
+    if (vector == 4)
+        split_k_reduce_kernel<4><<<blocks, REDUCE_COLUMNS * REDUCE_GROUPS, 0, stream>>>(p->partials, p->c, count,
+                                                                                        splits);
+    else
+        split_k_reduce_kernel<1><<<blocks, REDUCE_COLUMNS * REDUCE_GROUPS, 0, stream>>>(p->partials, p->c, count,
+                                                                                        splits);
+    CUDA_CHECK_LAUNCH();
+}
+
+extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
+{
+    launch_warp_specialized<128, WS_128_STAGES, true>(p, p->b_rows128, p->partials, p->split_k, stream);
+    split_k_reduce(p, p->split_k, stream);
+}
+
+extern "C" size_t hgemm_sm90a_shared_bytes(hgemm_launcher *rung)
+{
+    if (rung == hgemm_tma_mma) return TMA_MMA_SHARED;
+    if (rung == hgemm_wgmma) return WGMMA_SHARED;
+    if (rung == hgemm_warp_specialized || rung == hgemm_split_k) return ws_shape<128, WS_128_STAGES>::SHARED_BYTES;
+    if (rung == hgemm_ws_128x256 || rung == hgemm_persistent) return ws_shape<256, WS_256_STAGES>::SHARED_BYTES;
+    return 0;
+}

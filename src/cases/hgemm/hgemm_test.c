@@ -1,0 +1,179 @@
+/* CPU tests of the HGEMM case: the checker (full and sampled) against the
+ * definition of C = A B^T on BF16 values and against planted errors, the
+ * BF16 rounding, the padded row stride, the tolerance, the sizes the case
+ * accepts, the split-K rung's slice count and the vendor rows' order. No
+ * GPU needed. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hgemm.h"
+#include "harness/check/bf16.h"
+#include "harness/check/rng.h"
+#include "harness/run/runner.h"
+#include "harness/run/size.h"
+#include "harness/testing/test_util.h"
+#include "harness/check/validate.h"
+
+extern const ladder_case hgemm_case;
+
+/* A (m x k) and B (n x k), BF16 values in rows ld apart, and C = A B^T by
+ * the definition, one element at a time, in double, rounded to FP32. */
+typedef struct problem {
+    long long m, n, k, ld;
+    float *a, *b, *c;
+} problem;
+
+static problem make_problem(long long m, long long n, long long k, uint64_t seed)
+{
+    long long ld = hgemm_ld((int)k);
+    problem p = {m, n, k, ld, calloc(m * ld, sizeof(float)), calloc(n * ld, sizeof(float)), malloc(m * n * sizeof(float))};
+    float *draw = malloc((m > n ? m : n) * k * sizeof(float));
+    ladder_fill_uniform(draw, m * k, seed, -1.0f, 1.0f);
+    for (long long e = 0; e < m * k; ++e) p.a[e / k * ld + e % k] = ladder_from_bf16(ladder_to_bf16(draw[e]));
+    ladder_fill_uniform(draw, n * k, ladder_hash64(seed), -1.0f, 1.0f);
+    for (long long e = 0; e < n * k; ++e) p.b[e / k * ld + e % k] = ladder_from_bf16(ladder_to_bf16(draw[e]));
+    free(draw);
+    for (long long i = 0; i < m; ++i)
+        for (long long j = 0; j < n; ++j) {
+            double sum = 0;
+            for (long long q = 0; q < k; ++q) sum += (double)p.a[i * ld + q] * p.b[j * ld + q];
+            p.c[i * n + j] = (float)sum;
+        }
+    return p;
+}
+
+static void free_problem(problem *p)
+{
+    free(p->a);
+    free(p->b);
+    free(p->c);
+}
+
+static ladder_check check(const problem *p, const sgemm_sample *sample)
+{
+    return hgemm_check_host(p->a, p->b, p->c, p->m, p->n, p->k, p->ld, sample, hgemm_tolerance(p->k));
+}
+
+static void test_checker(void)
+{
+    /* Odd k: the rows are padded (ld 40 for k 37). */
+    problem p = make_problem(23, 19, 37, 7);
+    EXPECT(p.ld == 40);
+    ladder_check r = check(&p, NULL);
+    EXPECTF(r.passed && r.rel_error < 1e-7, "the definition itself: error %.2e", r.rel_error);
+    /* A product missing its last term fails. */
+    for (long long j = 0; j < p.n; ++j) p.c[5 * p.n + j] -= p.a[5 * p.ld + p.k - 1] * p.b[j * p.ld + p.k - 1];
+    r = check(&p, NULL);
+    EXPECTF(!r.passed, "a missing term (row 5) passed: error %.2e, tolerance %.1e", r.rel_error, r.tolerance);
+    free_problem(&p);
+
+    /* The sample sees a wrong element in a sampled row, and a NaN anywhere. */
+    p = make_problem(300, 200, 16, 11);
+    sgemm_sample sample;
+    sgemm_draw_sample(p.m, p.n, 3, &sample);
+    EXPECT(check(&p, &sample).passed);
+    p.c[sample.rows[3] * p.n + 17] += 1.0f;
+    EXPECT(!check(&p, &sample).passed);
+    p.c[sample.rows[3] * p.n + 17] -= 1.0f;
+    p.c[p.n + 1] = NAN; /* row 1, column 1: unsampled unless drawn */
+    r = check(&p, &sample);
+    EXPECT(!r.passed && r.nonfinite == 1);
+    free_problem(&p);
+}
+
+static void test_bf16(void)
+{
+    EXPECT(ladder_to_bf16(1.0f) == 0x3F80);
+    EXPECT(ladder_to_bf16(-2.0f) == 0xC000);
+    /* Ties to even: 1 + 2^-8 is halfway between 1 and 1 + 2^-7 (odd), so 1;
+     * 1 + 3 2^-8 halfway between 1 + 2^-7 (odd) and 1 + 2^-6 (even). */
+    EXPECT(ladder_to_bf16(1.0f + 0x1p-8f) == 0x3F80);
+    EXPECT(ladder_to_bf16(1.0f + 3 * 0x1p-8f) == 0x3F82);
+    EXPECT(ladder_to_bf16(1.0f + 0x1p-8f + 0x1p-20f) == 0x3F81);
+    EXPECT(ladder_from_bf16(0x3F81) == 1.0f + 0x1p-7f);
+    for (uint32_t h = 0; h < 0x7F80; h += 37) EXPECT(ladder_to_bf16(ladder_from_bf16((uint16_t)h)) == h);
+}
+
+static void test_ld_and_tolerance(void)
+{
+    EXPECT(hgemm_ld(1) == 8 && hgemm_ld(8) == 8 && hgemm_ld(4093) == 4096 && hgemm_ld(4097) == 4104);
+    /* Truncating FP32 accumulation: K 2^-23, never below FP32's own. */
+    EXPECT_NEAR(hgemm_tolerance(4096), 4096 * 0x1p-23, 1e-12);
+    for (long long k = 1; k <= (1 << 20); k *= 2) {
+        EXPECT(hgemm_tolerance(k) >= ladder_fp32_tolerance((double)k));
+        /* A missing term (about 1/sqrt(K) of the norm) stays visible, 4x over the tolerance, up to K = 16Ki. */
+        if (k <= 16384) EXPECTF(1 / sqrt((double)k) > 2 * hgemm_tolerance(k), "K %lld", k);
+    }
+}
+
+static int size_ok(const char *text)
+{
+    ladder_size size;
+    char err[256];
+    if (ladder_parse_size(text, &size, err, sizeof err) != 0) return 0;
+    return hgemm_case.size_error(&size, err, sizeof err) == 0;
+}
+
+static void test_sizes(void)
+{
+    EXPECT(size_ok("4096") && size_ok("4095x4097x4093") && size_ok("1x4096x4096") && size_ok("4096x1x4096"));
+    EXPECT(!size_ok("4096x4096"));
+    EXPECT(!size_ok("3000000x8x8") && !size_ok("8x8x2000000000"));
+    /* Every default and test size passes its own case's check; the decode
+     * and long-K shapes of issue 25 are among the defaults. */
+    ladder_size_list defaults;
+    char err[256];
+    EXPECT(ladder_parse_size_list(hgemm_case.default_size, &defaults, err, sizeof err) == 0);
+    for (int i = 0; i < defaults.count; ++i) EXPECT(hgemm_case.size_error(&defaults.size[i], err, sizeof err) == 0);
+    for (int i = 0; hgemm_case.test_sizes[i]; ++i) EXPECT(size_ok(hgemm_case.test_sizes[i]));
+    EXPECT(strstr(hgemm_case.default_size, "16x4096x4096") && strstr(hgemm_case.default_size, "256x256x65536"));
+}
+
+/* The split-K rung's slices: about one tile-slice per SM, at least 4
+ * k-tiles each; none where the tiles fill half the GPU or K is short. */
+static void test_split_k_count(void)
+{
+    EXPECT(hgemm_split_k_count(256, 256, 65536, 132) == 33); /* 4 tiles of 128 x 128 */
+    EXPECT(hgemm_split_k_count(1, 4096, 4096, 132) == 4);     /* 32 tiles */
+    EXPECT(hgemm_split_k_count(4096, 4096, 4096, 132) == 1);  /* 1024 tiles: nothing to split */
+    EXPECT(hgemm_split_k_count(256, 256, 448, 132) == 1);     /* 7 k-tiles: one slice of 4 at most */
+    EXPECT(hgemm_split_k_count(200, 136, 4000, 132) == 15);   /* the test size: 63 k-tiles */
+    const int shapes[][3] = {{256, 256, 65536}, {1, 4096, 4096}, {4096, 1, 4096}, {16, 4096, 4096},
+                             {200, 136, 4000},  {640, 512, 1024}, {130, 300, 1},   {1, 1, 1 << 20}};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; ++i) {
+        int m = shapes[i][0], n = shapes[i][1], k = shapes[i][2];
+        int splits = hgemm_split_k_count(m, n, k, 132), tiles = ((m + 127) / 128) * ((n + 127) / 128);
+        EXPECTF(splits >= 1 && tiles * splits <= 132, "%dx%dx%d: %d slices of %d tiles", m, n, k, splits, tiles);
+        EXPECTF(splits == 1 || (k + 63) / 64 >= HGEMM_SPLIT_MIN_K_TILES * splits, "%dx%dx%d: %d slices", m, n, k,
+                splits);
+    }
+}
+
+/* The vendor rows: cuBLAS last (the baseline), the padded-C reference
+ * before it, flagged as vendor rows too and at the case's own precision, so
+ * that every rung is compared with it. */
+static void test_vendor_rows(void)
+{
+    const ladder_variant *last = &hgemm_case.variants[hgemm_case.variant_count - 1];
+    EXPECT(strcmp(last->name, "cublas") == 0 && (last->flags & LADDER_BASELINE));
+    int reference = ladder_find_variant(&hgemm_case, "cublas_c_aligned");
+    EXPECT(reference >= 0 && reference < hgemm_case.variant_count - 1);
+    if (reference >= 0)
+        EXPECT((hgemm_case.variants[reference].flags & LADDER_BASELINE) && !hgemm_case.variants[reference].precision);
+    for (int i = 0; i < hgemm_case.variant_count; ++i)
+        if (!(hgemm_case.variants[i].flags & LADDER_BASELINE))
+            EXPECTF(i < reference, "rung %d after the vendor rows", i);
+}
+
+int main(void)
+{
+    test_checker();
+    test_bf16();
+    test_ld_and_tolerance();
+    test_sizes();
+    test_split_k_count();
+    test_vendor_rows();
+    return test_result("hgemm_test");
+}
