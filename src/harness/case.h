@@ -6,10 +6,11 @@
  * that measures: poisoning, validation order, timing, statistics, ceilings and
  * the result records. A case never times or validates by itself.
  *
- * To add a case: write src/cases/NAME.c (this interface, the variant table and
- * the CPU reference) and src/cases/NAME_kernels.cu (kernels behind extern "C"
- * launchers), then add its descriptor to src/cases/registry.c. CMake picks the
- * files up and adds a GPU validation test for the case by itself. */
+ * To add a case: make a folder src/cases/NAME/ with NAME.c (this interface,
+ * the variant table and the CPU reference), NAME.h and NAME_kernels.cu
+ * (kernels behind extern "C" launchers), then add its descriptor to
+ * src/cases/registry.c. CMake finds the folder's files and adds a GPU
+ * validation test for each registered case by itself. */
 #ifndef LADDER_CASE_H
 #define LADDER_CASE_H
 

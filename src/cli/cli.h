@@ -1,0 +1,76 @@
+/* The command line, shared by its subcommands: the options of `run`, `list`
+ * and `device` (parsed once, in options.c), the usage errors every
+ * subcommand reports the same way, and one entry point per subcommand, each
+ * in a file of its own (main.c only dispatches). */
+#ifndef LADDER_CLI_H
+#define LADDER_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cases/registry.h"
+#include "harness/device/device.h"
+#include "harness/record/results.h"
+#include "harness/record/run_document.h"
+#include "harness/run/size.h"
+
+#define LADDER_VERSION "0.1.0"
+#define MAX_SIZE_OPTIONS 16
+#define MAX_DEVICES 64
+
+extern const char usage_text[];
+
+typedef struct size_option {
+    const char *case_name; /* NULL: every case */
+    ladder_size_list sizes;
+} size_option;
+
+typedef struct cli {
+    const char *command;
+    const char *cases[64];
+    int case_count;
+    size_option sizes[MAX_SIZE_OPTIONS];
+    int size_count;
+    const char *variant;
+    int ncu;
+    int devices[MAX_DEVICES]; /* the GPUs to run on, in turn */
+    int device_count;
+    int all_devices;          /* --device all: resolved once the driver is asked */
+    int samples;
+    double time_cap_s;
+    uint64_t seed;
+    int seed_given;
+    int quick;
+    int quiet;
+    int no_energy;
+    const char *json_path, *csv_path;
+} cli;
+
+/* A usage error: one line naming the option or argument, the pointer to
+ * --help, exit code LADDER_EXIT_USAGE. */
+void usage_error(const char *fmt, const char *arg) __attribute__((noreturn));
+long parse_count(const char *option, const char *text, long min, long max);
+const char *option_value(int argc, char **argv, int *i);
+
+/* run, list and device: every option parsed, before the GPU is touched. */
+cli parse_command_line(int argc, char **argv);
+/* The sizes a case runs at: CASE=SPEC, else a bare --size, else its default
+ * (*given says whether the user chose them). */
+ladder_size_list sizes_for(const cli *c, const ladder_case *lc, int *given);
+void join_arguments(int argc, char **argv, char *buf, size_t len);
+
+/* The GPUs of a run and its output files (run_gpus.c). */
+const char *output_for_gpu(const cli *c, const char *path, int ordinal, char *buf, size_t len);
+void check_outputs(const cli *c);
+void resolve_devices(cli *c);
+void open_gpu(const cli *c, int ordinal, ladder_device *device, ladder_run_info *info, int tensor);
+void save_document(const ladder_run_document *doc);
+
+int command_list(const cli *c);
+int command_run(cli *c, ladder_run_info *info);
+int command_device(cli *c, ladder_run_info *info);
+int command_script(const char *name, int argc, char **argv);
+int command_occupancy(int argc, char **argv);
+int command_blur(int argc, char **argv);
+
+#endif
