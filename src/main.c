@@ -10,6 +10,7 @@
 
 int main(int argc, char **argv)
 {
+    if (argc > 0) ladder_program = argv[0];
     if (argc > 1 && strcmp(argv[1], "report") == 0) return command_script("report.py", argc, argv);
     if (argc > 1 && strcmp(argv[1], "compare") == 0) return command_script("compare.py", argc, argv);
     if (argc > 1 && strcmp(argv[1], "occupancy") == 0) return command_occupancy(argc, argv);

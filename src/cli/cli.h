@@ -6,6 +6,7 @@
 #define LADDER_CLI_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "cases/registry.h"
@@ -18,7 +19,9 @@
 #define MAX_SIZE_OPTIONS 16
 #define MAX_DEVICES 64
 
-extern const char usage_text[];
+/* argv[0] as the user typed it (build/ladder), for commands a message suggests. */
+extern const char *ladder_program;
+void print_usage(FILE *out);
 
 typedef struct size_option {
     const char *case_name; /* NULL: every case */

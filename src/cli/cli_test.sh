@@ -23,6 +23,9 @@ expect() {
 
 expect 0 "ladder 0" --version
 expect 0 "usage: ladder" --help
+# --help names the cases, so that `ladder run CASE` can be typed from it.
+expect 0 "transpose sgemm hgemm" --help
+expect 2 "too large" run transpose --size 2^99
 expect 2 "usage: ladder"
 expect 2 "unknown command 'frobnicate'" frobnicate
 expect 2 "unknown option '--bogus'" run --bogus
@@ -65,16 +68,22 @@ CUDA_VISIBLE_DEVICES= expect 1 "no CUDA device" device
 # ... and says what works without one, with commands that do work here.
 CUDA_VISIBLE_DEVICES= expect 1 "Without one, these work:" run
 cp "$tmp/out" "$tmp/nogpu.out"
-for want in "ladder list" "ladder report" "ladder compare" "ladder occupancy --cc" "ladder blur"; do
-    grep -q "  $want" "$tmp/nogpu.out" || { echo "FAIL: the no-GPU message lacks '$want'"; failures=$((failures + 1)); }
+# The commands are spelled with the path that ran ladder, which works as typed.
+for want in "list" "report" "compare" "occupancy --cc" "blur"; do
+    grep -q -F "  $ladder $want" "$tmp/nogpu.out" || { echo "FAIL: the no-GPU message lacks '$ladder $want'"; failures=$((failures + 1)); }
 done
-report_args=$(sed -n 's/^  ladder report \(.*\) -o report.html$/\1/p' "$tmp/nogpu.out")
+# No driver at all is not a driver too old: no advice to upgrade what is not there.
+if ! ldconfig -p 2>/dev/null | grep -q libcuda.so.1 && [ ! -e /usr/lib/x86_64-linux-gnu/libcuda.so.1 ]; then
+    grep -q "no NVIDIA driver was found" "$tmp/nogpu.out" || { echo "FAIL: without a driver the message does not say so"; failures=$((failures + 1)); }
+    grep -q "insufficient" "$tmp/nogpu.out" && { echo "FAIL: without a driver the message speaks of its version"; failures=$((failures + 1)); }
+fi
+report_args=$(sed -n "s#^  $ladder report \(.*\) -o report.html\$#\1#p" "$tmp/nogpu.out")
 expect 0 "" report $report_args -o "$tmp/nogpu-report.html"
-compare_args=$(sed -n 's/^  ladder compare //p' "$tmp/nogpu.out")
+compare_args=$(sed -n "s#^  $ladder compare ##p" "$tmp/nogpu.out")
 "$ladder" compare $compare_args >"$tmp/out" 2>&1
 code=$?
 { [ $code -le 1 ] && grep -q "geomean" "$tmp/out"; } || { echo "FAIL: ladder compare $compare_args -> $code"; failures=$((failures + 1)); }
-occupancy_args=$(sed -n 's/^  ladder occupancy \(.*\)$/\1/p' "$tmp/nogpu.out")
+occupancy_args=$(sed -n "s#^  $ladder occupancy \(.*\)\$#\1#p" "$tmp/nogpu.out")
 expect 0 "occupancy" occupancy $occupancy_args
 
 # Every check that needs no GPU comes first: the same error on any machine,
@@ -175,6 +184,8 @@ expect 2 "blur needs IN and OUT" blur
 expect 2 "blur needs IN and OUT" blur "$images/gradient_17x11.ppm"
 expect 2 "unknown option '--bogus' for blur" blur "$images/gradient_17x11.ppm" "$tmp/o.ppm" --bogus
 expect 2 "no blur rung 'nosuch'" blur "$images/gradient_17x11.ppm" "$tmp/o.ppm" --variant nosuch
+[ "$(grep -c 'see ladder' "$tmp/out")" = 1 ] && ! grep -q "see ladder --help" "$tmp/out" ||
+    { echo "FAIL: the blur rung message points to more than one place"; failures=$((failures + 1)); }
 expect 2 "no blur rung 'memcpy'" blur "$images/gradient_17x11.ppm" "$tmp/o.ppm" --variant memcpy
 expect 1 "cannot open" blur "$tmp/missing.ppm" "$tmp/o.ppm"
 for bad in truncated_raster bad_magic_p5 too_large pam_header_lies_small sample_above_maxval; do

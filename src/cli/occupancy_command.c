@@ -30,7 +30,7 @@ int command_occupancy(int argc, char **argv)
     for (int i = 2; i < argc; ++i) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(usage_text, stdout);
+            print_usage(stdout);
             return 0;
         } else if (strcmp(a, "--cc") == 0) {
             cc_text = option_value(argc, argv, &i);

@@ -10,7 +10,7 @@
 #include "harness/measure/watchdog.h"
 #include "io/matrix_market.h"
 
-const char usage_text[] =
+static const char usage_text[] =
     "usage: ladder <command> [options]\n"
     "\n"
     "commands:\n"
@@ -59,11 +59,31 @@ const char usage_text[] =
     "                         launch so far, at least 20 s, 120 s for its first; 0: never)\n"
     "  --help, --version\n";
 
+const char *ladder_program = "ladder";
+
+/* The usage, then the cases by name: what `ladder run CASE` can take. */
+void print_usage(FILE *out)
+{
+    fputs(usage_text, out);
+    fputs("\ncases (ladder list CASE tells each one's rungs):\n ", out);
+    int column = 1;
+    for (int i = 0; i < ladder_case_count; ++i) {
+        const char *name = ladder_cases[i]->name;
+        if (column + 1 + (int)strlen(name) > 98) {
+            fputs("\n ", out);
+            column = 1;
+        }
+        column += fprintf(out, " %s", name);
+    }
+    fputs("\n", out);
+}
+
 void usage_error(const char *fmt, const char *arg)
 {
     fputs("ladder: ", stderr);
     fprintf(stderr, fmt, arg);
-    fputs(" (see ladder --help)\n", stderr);
+    /* a message that already points somewhere ("see ladder list blur") needs no second pointer */
+    fputs(strstr(fmt, "(see ") ? "\n" : " (see ladder --help)\n", stderr);
     exit(LADDER_EXIT_USAGE);
 }
 
@@ -149,7 +169,7 @@ cli parse_command_line(int argc, char **argv)
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(usage_text, stdout);
+            print_usage(stdout);
             exit(0);
         } else if (strcmp(a, "--version") == 0) {
             printf("ladder %s\n", LADDER_VERSION);
@@ -204,7 +224,7 @@ cli parse_command_line(int argc, char **argv)
         }
     }
     if (!c.command) {
-        fputs(usage_text, stderr);
+        print_usage(stderr);
         exit(LADDER_EXIT_USAGE);
     }
     return c;

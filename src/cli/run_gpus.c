@@ -48,20 +48,24 @@ void check_outputs(const cli *c)
  * says what works here instead, with the exact commands. */
 static void die_without_gpu(cudaError_t e)
 {
+    /* The commands as they work from here: the path this binary was run by
+     * (build/ladder until it is on the PATH). */
+    const char *me = ladder_program;
     fprintf(stderr,
             "ladder: no CUDA device found (%s)\n"
             "ladder measures on an NVIDIA GPU: it needs one with its driver (compute capability 7.5 or newer\n"
             "for the default build). Without one, these work:\n"
-            "  ladder list [CASE]          the cases, and each rung's one-line story\n"
-            "  ladder report %s/nvidia-h100-80gb-hbm3.json -o report.html\n"
-            "                              the report of a committed run on a real GPU (others beside it)\n"
-            "  ladder compare %s/nvidia-h100-80gb-hbm3.json %s/nvidia-h200.json\n"
-            "                              two committed runs side by side\n"
-            "  ladder occupancy --cc 9.0 --threads 256 --regs 64 --smem 49152\n"
-            "                              the occupancy calculator, for any compute capability\n"
-            "  ladder blur IN.ppm OUT.ppm  smooth a PPM/PAM image with the CPU reference\n",
-            e == cudaSuccess ? "device count is 0" : cudaGetErrorString(e), LADDER_RESULTS_DIR, LADDER_RESULTS_DIR,
-            LADDER_RESULTS_DIR);
+            "  %s list [CASE]\n"
+            "      the cases, and each rung's one-line story\n"
+            "  %s report %s/nvidia-h100-80gb-hbm3.json -o report.html\n"
+            "      the report of a committed run on a real GPU (others beside it)\n"
+            "  %s compare %s/nvidia-h100-80gb-hbm3.json %s/nvidia-h200.json\n"
+            "      two committed runs side by side\n"
+            "  %s occupancy --cc 9.0 --threads 256 --regs 64 --smem 49152\n"
+            "      the occupancy calculator, for any compute capability\n"
+            "  %s blur IN.ppm OUT.ppm\n"
+            "      smooth a PPM/PAM image with the CPU reference\n",
+            ladder_no_gpu_reason(e), me, me, LADDER_RESULTS_DIR, me, LADDER_RESULTS_DIR, LADDER_RESULTS_DIR, me, me);
     exit(LADDER_EXIT_FAILURE);
 }
 

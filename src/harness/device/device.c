@@ -1,6 +1,7 @@
 #include "device.h"
 
 #include <cublas_v2.h>
+#include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,14 +42,39 @@ int ladder_bf16_tensor_flops_per_clock(int cc_major, int cc_minor)
     }
 }
 
+/* The runtime says "CUDA driver version is insufficient for CUDA runtime
+ * version" both where the driver is too old and where there is none at all;
+ * the second sends people to upgrade a driver they do not have, so look for
+ * the driver's library before choosing the words. */
+const char *ladder_no_gpu_reason(cudaError_t e)
+{
+    static char reason[256];
+    if (e == cudaSuccess) return "the driver reports 0 devices";
+    if (e == cudaErrorInsufficientDriver) {
+        void *driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+        if (!driver) return "no NVIDIA driver was found: libcuda.so.1 cannot be loaded";
+        dlclose(driver);
+        return "the NVIDIA driver is older than this build's CUDA runtime needs: upgrade the driver";
+    }
+    if (e == cudaErrorNoDevice) {
+        const char *visible = getenv("CUDA_VISIBLE_DEVICES");
+        if (visible) {
+            snprintf(reason, sizeof reason, "no GPU is visible: CUDA_VISIBLE_DEVICES is '%.64s'", visible);
+            return reason;
+        }
+        return "the driver found no NVIDIA GPU";
+    }
+    snprintf(reason, sizeof reason, "%s: %s", cudaGetErrorName(e), cudaGetErrorString(e));
+    return reason;
+}
+
 int ladder_device_open(int ordinal, ladder_device *d, char *err, size_t err_len)
 {
     memset(d, 0, sizeof *d);
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0) {
-        snprintf(err, err_len, "no CUDA device found (%s: %s)", cudaGetErrorName(e),
-                 e == cudaSuccess ? "device count is 0" : cudaGetErrorString(e));
+        snprintf(err, err_len, "no CUDA device found (%s)", ladder_no_gpu_reason(e));
         return -1;
     }
     if (ordinal < 0 || ordinal >= count) {

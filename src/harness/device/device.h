@@ -5,6 +5,8 @@
 
 #include <stddef.h>
 
+#include <cuda_runtime_api.h>
+
 typedef struct ladder_ceilings {
     double memcpy_gbps;      /* cudaMemcpy device to device, bytes read + written */
     double copy_kernel_gbps; /* the best of our copy kernels, same counting */
@@ -62,6 +64,9 @@ int ladder_bf16_tensor_flops_per_clock(int cc_major, int cc_minor);
 /* Select and describe a device. Returns 0, or -1 with a one-line reason (no
  * device, bad ordinal, CUDA error string) in err. */
 int ladder_device_open(int ordinal, ladder_device *device, char *err, size_t err_len);
+/* Why cudaGetDeviceCount found no GPU (e), in words that point at the fix:
+ * no driver, a driver too old, CUDA_VISIBLE_DEVICES. */
+const char *ladder_no_gpu_reason(cudaError_t e);
 
 /* Measure the ceilings (quick: smaller buffers and matrices). */
 void ladder_device_measure_ceilings(ladder_device *device, int quick);

@@ -100,7 +100,7 @@ void ladder_results_free(ladder_results *results);
  * precision. */
 void ladder_results_relate(ladder_results *results, size_t first);
 
-/* Terminal table of one case's records [first, count). */
+/* results_table.c: the terminal table of one case's records [first, count). */
 void ladder_print_table(FILE *out, const ladder_results *results, size_t first);
 /* The summaries of one case at one size, summaries [first, summary_count). */
 void ladder_print_summaries(FILE *out, const ladder_results *results, size_t first);

@@ -10,13 +10,17 @@
  * enough that products of a few dimensions stay inside 64-bit arithmetic. */
 #define LADDER_MAX_DIM (1LL << 40)
 
+/* A dimension that reads well but exceeds LADDER_MAX_DIM is a different
+ * mistake from a typo: the message says which. */
+enum { PARSED = 0, MALFORMED = -1, TOO_LARGE = -2 };
+
 static int parse_number(const char **p, long long *value)
 {
-    if (!isdigit((unsigned char)**p)) return -1;
+    if (!isdigit((unsigned char)**p)) return MALFORMED;
     errno = 0;
     char *end;
     long long v = strtoll(*p, &end, 10);
-    if (errno == ERANGE || v > LADDER_MAX_DIM) return -1;
+    if (errno == ERANGE || v > LADDER_MAX_DIM) return TOO_LARGE;
     *p = end;
     *value = v;
     return 0;
@@ -25,36 +29,46 @@ static int parse_number(const char **p, long long *value)
 static int parse_term(const char **p, long long *value)
 {
     long long base;
-    if (parse_number(p, &base)) return -1;
+    int rc = parse_number(p, &base);
+    if (rc) return rc;
     if (**p != '^') {
         *value = base;
-        return 0;
+        return PARSED;
     }
     ++*p;
     long long exponent;
-    if (parse_number(p, &exponent) || exponent > 63) return -1;
+    rc = parse_number(p, &exponent);
+    if (rc) return rc;
+    /* 1^N and 0^N need no loop; any other base passes 2^40 within 40 steps. */
+    if (base <= 1) {
+        *value = exponent == 0 ? 1 : base;
+        return PARSED;
+    }
+    if (exponent > 40) return TOO_LARGE;
     long long v = 1;
     for (long long i = 0; i < exponent; ++i) {
-        if (base > 1 && v > LADDER_MAX_DIM / base) return -1;
+        if (v > LADDER_MAX_DIM / base) return TOO_LARGE;
         v *= base;
     }
     *value = v;
-    return 0;
+    return PARSED;
 }
 
 static int parse_dimension(const char **p, long long *value)
 {
     long long total;
-    if (parse_term(p, &total)) return -1;
+    int rc = parse_term(p, &total);
+    if (rc) return rc;
     while (**p == '+' || **p == '-') {
         char op = *(*p)++;
         long long term;
-        if (parse_term(p, &term)) return -1;
+        rc = parse_term(p, &term);
+        if (rc) return rc;
         total = op == '+' ? total + term : total - term;
-        if (total > LADDER_MAX_DIM) return -1;
+        if (total > LADDER_MAX_DIM) return TOO_LARGE;
     }
     *value = total;
-    return 0;
+    return PARSED;
 }
 
 int ladder_parse_size(const char *spec, ladder_size *out, char *err, size_t err_len)
@@ -81,7 +95,12 @@ int ladder_parse_size(const char *spec, ladder_size *out, char *err, size_t err_
             return -1;
         }
         long long v;
-        if (parse_dimension(&p, &v)) {
+        int rc = parse_dimension(&p, &v);
+        if (rc == TOO_LARGE) {
+            snprintf(err, err_len, "size '%s' is too large (a dimension may be at most 2^40)", spec);
+            return -1;
+        }
+        if (rc) {
             snprintf(err, err_len, "malformed size '%s' (expected e.g. 8192x8192, 2^28-3)", spec);
             return -1;
         }

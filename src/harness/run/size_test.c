@@ -50,8 +50,12 @@ int main(void)
     expect_rejected("4-4", "below 1");
     expect_rejected("5x0", "below 1");
     expect_rejected("1x2x3x4x5", "more than 4");
-    expect_rejected("2^64", "malformed");
-    expect_rejected("99999999999999999999", "malformed");
+    expect_rejected("2^64", "too large");
+    expect_rejected("2^99", "too large");
+    expect_rejected("2^41", "too large");
+    expect_rejected("99999999999999999999", "too large");
+    expect_rejected("2^40+1", "too large");
+    expect_size("2^40", 1, 1LL << 40, 0, 0);
 
     expect_rejected("banded:", "malformed");
     expect_rejected("Banded:12", "malformed");
