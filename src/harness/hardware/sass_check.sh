@@ -6,8 +6,11 @@
 # nvdisasm it calls) is missing or the binary has no sm_90 code.
 binary=$1
 cuobjdump=${2:-$(command -v cuobjdump)}
+# Where the toolkit lacks them, NVIDIA's pip packages carry both tools (as CI installs them).
+get_tools="python3 -m pip install nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm, then put the bin folder of
+  python3 -c 'import nvidia, os; print(os.path.join(nvidia.__path__[0], \"cu13\", \"bin\"))' on PATH and rerun cmake"
 if [ -z "$cuobjdump" ] || [ ! -x "$cuobjdump" ]; then
-    echo "skipped: cuobjdump not found"
+    echo "skipped: cuobjdump not found; to get it: $get_tools"
     exit 77
 fi
 tmp=$(mktemp -d)
@@ -19,7 +22,7 @@ sass() {
     "$cuobjdump" -sass -arch "$1" "$binary" 2>"$tmp/errors" >"$tmp/$1.sass"
     # cuobjdump disassembles through nvdisasm: without it there is no SASS to read.
     if grep -q nvdisasm "$tmp/errors"; then
-        echo "skipped: cuobjdump cannot disassemble without nvdisasm: $(head -1 "$tmp/errors")"
+        echo "skipped: cuobjdump cannot disassemble without nvdisasm: $(head -1 "$tmp/errors"); to get it: $get_tools"
         exit 77
     fi
     [ -s "$tmp/$1.sass" ]
