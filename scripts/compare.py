@@ -12,8 +12,14 @@ B spends less), a change beyond noise by the same rule (the threshold and both r
 the energy being watts times time), and the rungs that got costlier are listed. The exit code stays
 tied to time unless --fail-on-energy is given.
 
-Exit 0 when nothing got slower (or, with --fail-on-energy, costlier) beyond noise, 1 when something
-did, 2 for bad input.
+What a CI job gates on is what the two runs can tell. A rung on the CPU (a record with "host") times
+the host, not the GPU; a record flagged noisy, contended, throttled or hung in either run has a
+median not to be trusted. Their rows are shown, with their verdicts, but marked "not counted", and
+they never set the exit code.
+
+Exit 0 when no counted rung got slower (or, with --fail-on-energy, costlier) beyond noise, 1 when
+one did, 2 for bad input, and 2 when the two runs have nothing to compare: no case, size and variant
+in both (an spmv run against an attention run), or none that ran in both.
 Usage: compare.py A.json B.json [--threshold PCT] [--json FILE] [--fail-on-energy]
 """
 import argparse
@@ -24,8 +30,7 @@ import sys
 sys.path.insert(0, __import__("os").path.dirname(__file__))
 import ladder_doc  # noqa: E402
 
-CEILINGS = (("bandwidth", "bandwidth_gbps"), ("FP32", "fma_gflops"), ("cuBLAS", "sgemm_gflops"),
-            ("tensor", "tensor_bf16_gflops"))
+CEILINGS = tuple((name, key) for key, name in ladder_doc.CEILING_NAMES.items())
 
 
 def ceiling_ratios(a, b):
@@ -39,15 +44,19 @@ def ceiling_ratios(a, b):
     return out
 
 
-LIMITER = {"bandwidth_gbps": "bandwidth", "fma_gflops": "FP32", "sgemm_gflops": "cuBLAS",
-           "tensor_bf16_gflops": "tensor"}
-
-
 def keyed(doc):
     out = {}
     for r in doc["results"]:
         out.setdefault((r["case"], r["size"], r["variant"]), r)
     return out
+
+
+def not_counted(x, y):
+    """Why a pair's verdict does not set the exit code ('' when it does): its rung runs on the CPU, or its
+    median is not to be trusted in one of the runs."""
+    if x.get("host") or y.get("host"):
+        return "CPU rung"
+    return ", ".join(["A " + f for f in ladder_doc.record_flags(x)] + ["B " + f for f in ladder_doc.record_flags(y)])
 
 
 def compare(a, b, threshold):
@@ -73,8 +82,10 @@ def compare(a, b, threshold):
             energy_change = abs(energy_ratio - 1)
             energy_verdict = (("cheaper" if energy_ratio > 1 else "costlier")
                               if energy_change > threshold and energy_change > noise else "same")
+        why_not = not_counted(x, y)
         pairs.append({
             "case": key[0], "size": key[1], "variant": key[2], "baseline": x["baseline"],
+            "host": bool(x.get("host") or y.get("host")), "counted": not why_not, "not_counted": why_not or None,
             "a_median_ms": x["median_ms"], "b_median_ms": y["median_ms"],
             "a_spread": x.get("rel_spread"), "b_spread": y.get("rel_spread"),
             "ratio": ratio, "beyond_noise": beyond,
@@ -94,14 +105,16 @@ def compare(a, b, threshold):
         limits = [r.get("ceiling") for r in a["results"] if r["case"] == case and r.get("ceiling")]
         cases.append({"case": case, "compared": len(rows), "geomean_ratio": geo,
                       "faster": sum(p["verdict"] == "faster" for p in rows),
-                      "slower": sum(p["verdict"] == "slower" for p in rows),
+                      "slower": sum(p["verdict"] == "slower" and p["counted"] for p in rows),
+                      "slower_not_counted": sum(p["verdict"] == "slower" and not p["counted"] for p in rows),
                       "ceiling": max(set(limits), key=limits.count) if limits else None})
     return {"threshold": threshold, "ceiling_ratios": ratios, "variants": pairs, "cases": cases,
             "missing_in_b": [list(k) for k in missing], "extra_in_b": [list(k) for k in extra],
             "not_compared": [list(k) + [why] for k, why in not_compared],
-            "regressions": sum(p["verdict"] == "slower" for p in pairs),
+            "regressions": sum(p["verdict"] == "slower" and p["counted"] for p in pairs),
+            "slower_not_counted": sum(p["verdict"] == "slower" and not p["counted"] for p in pairs),
             "energy_compared": sum(p["energy_ratio"] is not None for p in pairs),
-            "energy_regressions": sum(p["energy_verdict"] == "costlier" for p in pairs)}
+            "energy_regressions": sum(p["energy_verdict"] == "costlier" and p["counted"] for p in pairs)}
 
 
 def time_text(ms):
@@ -139,7 +152,8 @@ def text(a_path, a, b_path, b, result):
                 f"{'change':<8}" + (f" {'energy B/A':>10}  energy" if energy else "")]
         for p in rows:
             name = p["variant"] + (" *" if p["baseline"] else "")
-            flags = f"  ({', '.join(p['flags'])})" if p["flags"] else ""
+            notes = (["CPU rung"] if p["host"] else []) + p["flags"] + ([] if p["counted"] else ["not counted"])
+            flags = f"  ({', '.join(notes)})" if notes else ""
             energy_cells = ""
             if energy:
                 ratio = f"{p['energy_ratio']:.3f}" if p["energy_ratio"] is not None else "-"
@@ -158,13 +172,21 @@ def text(a_path, a, b_path, b, result):
     if result["not_compared"]:
         out.append(f"not compared ({len(result['not_compared'])}): " +
                    ", ".join(f"{c} {s} {v} ({why})" for c, s, v, why in result["not_compared"][:20]))
+    uncounted = [p for p in result["variants"] if p["verdict"] == "slower" and not p["counted"]]
+    if uncounted:
+        out.append(f"not counted ({len(uncounted)} slower): CPU rungs time the host, not the GPU, and a record "
+                   "flagged noisy, contended, throttled or hung in either run has a median not to be trusted; "
+                   "they are shown but do not set the exit code: " +
+                   ", ".join(f"{p['case']} {p['size']} {p['variant']} ({p['ratio']:.3f}, {p['not_counted']})"
+                             for p in uncounted[:20]) + (f" and {len(uncounted) - 20} more" if len(uncounted) > 20 else ""))
     slower = result["regressions"]
     out.append(f"{slower} rung(s) slower beyond noise" if slower else "nothing slower beyond noise")
     if energy:
         costlier = [p for p in result["variants"] if p["energy_verdict"] == "costlier"]
         out.append(f"energy compared for {result['energy_compared']} rung(s): " +
                    (f"{len(costlier)} costlier beyond noise: " +
-                    ", ".join(f"{p['case']} {p['size']} {p['variant']} ({p['energy_ratio']:.3f})" for p in costlier[:20]) +
+                    ", ".join(f"{p['case']} {p['size']} {p['variant']} ({p['energy_ratio']:.3f}"
+                              f"{'' if p['counted'] else ', not counted'})" for p in costlier[:20]) +
                     (f" and {len(costlier) - 20} more" if len(costlier) > 20 else "")
                     if costlier else "nothing costlier beyond noise"))
     return "\n".join(out)
@@ -175,10 +197,36 @@ def summary_table(result):
     lines = ["| case | rungs | geomean B/A | faster | slower | ceiling | " + " | ".join(f"{n} B/A" for n in names) + " |",
              "|---|---:|---:|---:|---:|---|" + "---:|" * len(names)]
     for c in result["cases"]:
-        lines.append(f"| {c['case']} | {c['compared']} | {c['geomean_ratio']:.3f} | {c['faster']} | {c['slower']} | "
-                     f"{LIMITER.get(c['ceiling'], c['ceiling'] or '-')} | " +
+        uncounted = f" (+{c['slower_not_counted']} not counted)" if c["slower_not_counted"] else ""
+        lines.append(f"| {c['case']} | {c['compared']} | {c['geomean_ratio']:.3f} | {c['faster']} | {c['slower']}{uncounted} | "
+                     f"{ladder_doc.CEILING_NAMES.get(c['ceiling'], c['ceiling'] or '-')} | " +
                      " | ".join(f"{result['ceiling_ratios'][n]:.3f}" for n in names) + " |")
     return "\n".join(lines)
+
+
+def holdings(doc, other):
+    """What a run holds, for the line that says two runs have nothing in common: its cases, with their
+    sizes where the other run has the same case (then the sizes are what differ)."""
+    if not doc["results"]:
+        return "no records"
+    theirs = set(ladder_doc.cases(other))
+    parts = []
+    for case in ladder_doc.cases(doc):
+        sizes = list(dict.fromkeys(r["size"] for r in doc["results"] if r["case"] == case))
+        parts.append(f"{case} at {', '.join(sizes[:4])}{' and more' if len(sizes) > 4 else ''}" if case in theirs else case)
+    return "; ".join(parts[:8]) + (f" and {len(parts) - 8} more cases" if len(parts) > 8 else "")
+
+
+def nothing_in_common(a_path, a, b_path, b, result):
+    """One line when the runs share no rung that ran in both, '' when they do: an empty comparison
+    must not pass for a clean one."""
+    if result["variants"]:
+        return ""
+    if result["not_compared"]:
+        return (f"{a_path} and {b_path} have no rung that ran in both: the {len(result['not_compared'])} they share "
+                f"were skipped or have no time")
+    return (f"{a_path} and {b_path} have nothing in common (no case, size and variant in both): "
+            f"A holds {holdings(a, b)}; B holds {holdings(b, a)}")
 
 
 def threshold_arg(text):
@@ -208,6 +256,10 @@ def main():
         print(f"ladder compare: {e}", file=sys.stderr)
         return 2
     result = compare(a, b, args.threshold)
+    empty = nothing_in_common(args.a, a, args.b, b, result)
+    if empty:
+        print(f"ladder compare: {empty}", file=sys.stderr)
+        return 2
     if args.json:
         document = {"tool": "ladder", "comparison": 1,
                     "a": {"path": args.a, "device": a["device"]["name"], "date": a.get("date"),

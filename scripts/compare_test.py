@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """ctest: `ladder compare` on small hand-written documents.
 
-A regression beyond noise must be caught (exit 1), noise must not (exit 0), missing and extra
-variants are listed, bad input exits 2 with one line naming the file, --json is written whole.
+A regression beyond noise must be caught (exit 1), noise must not (exit 0); CPU rungs and records
+flagged noisy or contended are shown but do not set the exit code; missing and extra variants are
+listed; bad input, and two runs with nothing in common, exit 2 with one line naming the files; --json
+is written whole.
 Usage: compare_test.py LADDER
 """
 import copy
@@ -113,11 +115,70 @@ def main():
         check("in B, not in A (1): reduce 1024 renamed" in out, "the extra variant is listed")
         check("reduce 1024 fast (skipped in B)" in out, "the skipped variant is listed as not compared")
 
-        # Contended and noisy records are compared but marked.
+        # A CPU rung 30 % slower is shown as slower but times the host, not the GPU: exit 0, and the
+        # row and a closing line say it was not counted.
+        with_cpu = copy.deepcopy(base)
+        with_cpu["results"].insert(0, record("reduce", "cpu_omp", 10.0, 0.01, 0, host=True))
+        cpu_slower = copy.deepcopy(with_cpu)
+        cpu_slower["results"][0]["median_ms"] = 13.0
+        rc, out, err = run(tmp, with_cpu, cpu_slower, "--json", os.path.join(tmp, "cmp.json"))
+        check(rc == 0, f"a CPU rung 30% slower does not set the exit code, exit {rc}: {err}")
+        line = next((l for l in out.splitlines() if " cpu_omp " in l), "")
+        check("slower" in line and "(CPU rung, not counted)" in line, f"the CPU rung's row is slower, not counted: '{line}'")
+        check("not counted (1 slower)" in out and "reduce 1024 cpu_omp (0.769, CPU rung)" in out,
+              "a closing line names the slower rung that was not counted and why")
+        check("nothing slower beyond noise" in out, "the count of regressions leaves the CPU rung out")
+        row = next((l for l in out.splitlines() if l.startswith("| reduce |")), "")
+        check("| 0 (+1 not counted) |" in row, f"the per-case table says one slower rung was not counted: '{row}'")
+        with open(os.path.join(tmp, "cmp.json")) as f:
+            cmp = json.load(f)
+        pair = next(p for p in cmp["variants"] if p["variant"] == "cpu_omp")
+        check(cmp["regressions"] == 0 and cmp["slower_not_counted"] == 1 and pair["verdict"] == "slower"
+              and pair["counted"] is False and pair["host"] is True, "--json: slower, host, not counted")
+        # ... while a clean GPU rung 10 % slower beside it still does.
+        cpu_slower["results"][2]["median_ms"] = 0.55
+        rc, out, _ = run(tmp, with_cpu, cpu_slower)
+        check(rc == 1 and "1 rung(s) slower beyond noise" in out, f"a clean GPU rung slower beyond noise exits 1, not {rc}")
+
+        # A GPU rung 10 % slower with a record flagged noisy or contended, in either run, has a median
+        # not to be trusted: shown, marked, exit 0.
+        for flag, flagged_in in (("noisy", "B"), ("contended", "B"), ("noisy", "A")):
+            flagged = copy.deepcopy(slow)
+            before = copy.deepcopy(base)
+            (flagged if flagged_in == "B" else before)["results"][1][flag] = True
+            rc, out, _ = run(tmp, before, flagged)
+            check(rc == 0, f"a slower rung {flag} in {flagged_in} does not set the exit code, exit {rc}")
+            line = next((l for l in out.splitlines() if " fast " in l), "")
+            check("slower" in line and f"({flagged_in} {flag}, not counted)" in line,
+                  f"the {flag} rung is shown slower and marked: '{line}'")
+            check(f"reduce 1024 fast (0.909, {flagged_in} {flag})" in out, f"the closing line names the {flag} rung")
         flagged = copy.deepcopy(base)
         flagged["results"][2]["contended"] = True
         rc, out, _ = run(tmp, base, flagged)
-        check("(B contended)" in out, "a contended record is marked")
+        check(rc == 0 and "(B contended, not counted)" in out, "a contended record is marked even when not slower")
+
+        # Nothing in common: no rung of one run is in the other. An empty comparison is not a clean
+        # one: exit 2, one line that says what each run holds, nothing on stdout, no --json.
+        out_json = os.path.join(tmp, "none-in-common.json")
+        spmv = document("GPU A", 3000.0, [record("spmv", "scalar", 1.0, 0.01, 0), record("spmv", "vector", 0.5, 0.01, 1)])
+        attention = document("GPU A", 3000.0, [record("attention", "three_kernels", 1.0, 0.01, 0)])
+        rc, out, err = run(tmp, spmv, attention, "--json", out_json)
+        check(rc == 2, f"an spmv run against an attention run exits 2, not {rc}")
+        check(len(err.strip().splitlines()) == 1 and "have nothing in common" in err
+              and "A holds spmv; B holds attention" in err, f"one line naming what each holds: '{err}'")
+        check(out == "" and not os.path.exists(out_json), "nothing on stdout and no --json")
+        other_size = copy.deepcopy(base)
+        for r in other_size["results"]:
+            r["size"] = "2048"
+        rc, _, err = run(tmp, base, other_size)
+        check(rc == 2 and "A holds reduce at 1024; B holds reduce at 2048" in err,
+              f"the same case at other sizes: the line names the sizes: '{err}'")
+        all_skipped = copy.deepcopy(base)
+        for r in all_skipped["results"]:
+            r.update(skipped=True, reason="needs two GPUs; this run sees 1", median_ms=None)
+        rc, _, err = run(tmp, all_skipped, all_skipped)
+        check(rc == 2 and "no rung that ran in both" in err and len(err.strip().splitlines()) == 1,
+              f"rungs in common but none ran in both: exit 2, one line: '{err}'")
 
         # A partial document is compared and said to be partial.
         partial = copy.deepcopy(base)

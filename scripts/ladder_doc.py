@@ -168,6 +168,28 @@ def finite(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
+# What the device's ceilings are called on a page or in a table, by their key in "ceilings".
+CEILING_NAMES = {"bandwidth_gbps": "bandwidth", "fma_gflops": "FP32", "sgemm_gflops": "cuBLAS",
+                 "tensor_bf16_gflops": "tensor"}
+
+
+def limiter(r):
+    """(fraction, ceiling name or None) of what limits a record.
+
+    A record's fraction_of_ceiling divides by its case's ceiling. A tensor-core case's ceiling is the
+    tensor rate, but its decode shapes (1 x 4096 x 4096) are bound by reading the matrix: a fraction
+    of a percent of the tensor rate, more than half of the bandwidth. For such a record the higher of the two
+    fractions is the one that says how close it comes, and the name says which it is; for any other
+    record the case's ceiling is the only one, and the name is None."""
+    fraction = r.get("fraction_of_ceiling")
+    if r.get("ceiling") != "tensor_bf16_gflops":
+        return fraction, None
+    bandwidth = r.get("fraction_of_bandwidth")
+    if finite(bandwidth) and not (finite(fraction) and fraction >= bandwidth):
+        return bandwidth, "bandwidth"
+    return fraction, "tensor"
+
+
 def write_atomically(path, content):
     """The file is whole or absent: written beside its target, then renamed."""
     tmp = os.path.join(os.path.dirname(path) or ".", f".{os.path.basename(path)}.{os.getpid()}.tmp")

@@ -183,16 +183,9 @@ def best_rungs(records):
 
 
 def ceiling_cell(r):
-    """The fraction of the ceiling that limits the rung. A tensor-core case's ceiling is the tensor rate,
-    but its thin shapes (1 x 4096 x 4096) are bound by reading the matrix: there the bandwidth fraction is
-    the higher, and the cell shows that one and says so."""
-    fraction = r.get("fraction_of_ceiling")
-    if r.get("ceiling") != "tensor_bf16_gflops":
-        return number(percent(fraction), "{:.1f}%")
-    bandwidth = r.get("fraction_of_bandwidth")
-    if bandwidth is not None and (fraction is None or bandwidth > fraction):
-        return number(percent(bandwidth), "{:.1f}% (bandwidth)")
-    return number(percent(fraction), "{:.1f}% (tensor)")
+    """The fraction of the ceiling that limits the rung, named where there is a choice (ladder_doc.limiter)."""
+    fraction, name = ladder_doc.limiter(r)
+    return number(percent(fraction), "{:.1f}%" + (f" ({name})" if name else ""))
 
 
 def newest_per_case(docs):

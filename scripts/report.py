@@ -3,12 +3,15 @@
 
 A roofline with each ladder drawn as a path from rung to rung in ladder order, every point named
 (its rung number beside it, its name and figures on hover) under the measured ceilings (copy
-bandwidth, FP32 FMA, cuBLAS SGEMM, the tensor-core rate when the run measured it). Then a section
-per case: the fraction of the ceiling per rung, and its sweeps (offsets, strides, sizes, occupancy
-levels: variants named PREFIX_N) as line plots, the transfer sizes with their fitted line, and where
-the run measured energy, the work per joule per rung with the board's average watts. With two
-documents, B is drawn dashed and hollow over A. Partial documents, contended, noisy and throttled
-records are marked. Hand-written SVG and a few lines of script: the page opens offline.
+bandwidth, FP32 FMA, cuBLAS SGEMM, the tensor-core rate when the run measured it); each label is
+put where it covers no other. Then a section per case: the fraction of the ceiling per rung (the
+ceiling that limits it: a tensor-core case's thin shapes are bound by the bandwidth), and its sweeps
+(offsets, strides, sizes, occupancy levels: variants named PREFIX_N) as line plots, the transfer
+sizes with their fitted line, and where the run measured energy, the work per joule per rung with
+the board's average watts. A case whose rungs were all skipped is one line per reason. A case's
+colour comes from its name, the same in every report. With two documents, B is drawn dashed and
+hollow over A. Partial documents, contended, noisy and throttled records are marked. Hand-written
+SVG and a few lines of script: the page opens offline.
 
 Usage: report.py RESULTS.json [B.json] -o REPORT.html
 """
@@ -18,6 +21,8 @@ import math
 import os
 import re
 import sys
+import textwrap
+import zlib
 
 sys.path.insert(0, os.path.dirname(__file__))
 import ladder_doc  # noqa: E402
@@ -135,7 +140,149 @@ def roof_ceilings(doc):
     return [(n, v) for n, v in flat if ladder_doc.finite(v) and v > 0], c.get("bandwidth_gbps")
 
 
-def roofline(runs, colours):
+class Occupied:
+    """What the roofline already covers, as boxes (x0, y0, x1, y1) in pixels, so that each label goes
+    where it covers nothing. Every rung of a ladder has the problem's intensity, so a ladder's points
+    stand in one column; two runs' ceilings lie a few pixels apart: labels put at a fixed offset print
+    over each other there. The boxes are filed in a grid of cells, so that a new box is checked
+    against its neighbours only."""
+
+    CELL = 32
+
+    def __init__(self, x0, y0, x1, y1):
+        self.bounds = (x0, y0, x1, y1)
+        self.boxes, self.cells = [], {}
+
+    def _cells(self, box):
+        i0, j0, i1, j1 = (int(v // self.CELL) for v in box)
+        return [(i, j) for i in range(i0, i1 + 1) for j in range(j0, j1 + 1)]
+
+    def cover(self, boxes):
+        """How much of what is there the boxes would cover, in square pixels; infinite outside the plot."""
+        x0, y0, x1, y1 = self.bounds
+        total = 0.0
+        for box in boxes:
+            if box[0] < x0 or box[1] < y0 or box[2] > x1 or box[3] > y1:
+                return math.inf
+            near = {i for cell in self._cells(box) for i in self.cells.get(cell, ())}
+            for i in near:
+                other = self.boxes[i]
+                total += (max(0.0, min(box[2], other[2]) - max(box[0], other[0])) *
+                          max(0.0, min(box[3], other[3]) - max(box[1], other[1])))
+        return total
+
+    def add(self, boxes):
+        for box in boxes:
+            self.boxes.append(box)
+            for cell in self._cells(box):
+                self.cells.setdefault(cell, []).append(len(self.boxes) - 1)
+
+    def place(self, candidates):
+        """The first of the candidates ((boxes, where) pairs, the preferred first) that covers nothing,
+        else the one that covers least; its boxes are taken. Returns its `where`."""
+        best, least = None, math.inf
+        for boxes, where in candidates:
+            covered = self.cover(boxes)
+            if best is None or covered < least:
+                best, least = (boxes, where), covered
+            if covered == 0:
+                break
+        self.add(best[0])
+        return best[1]
+
+
+def text_width(s, size):
+    """A line of sans-serif text's width, near enough (digits and most letters are 0.56 em wide)."""
+    return size * sum(0.28 if c in " ,.:;/ijl" else 0.67 if c.isupper() else 0.56 for c in str(s))
+
+
+def text_box(x, y, s, size, anchor="start"):
+    """The box a line of text covers."""
+    width = text_width(s, size)
+    x0 = x - width if anchor == "end" else x
+    return (x0 - 1, y - 0.8 * size, x0 + width + 1, y + 0.25 * size)
+
+
+def line_boxes(p, q, step=6):
+    """A line from p to q as a row of small boxes, so that labels keep off it."""
+    n = max(1, int(math.dist(p, q) / step))
+    return [(p[0] + (q[0] - p[0]) * i / n - 1, p[1] + (q[1] - p[1]) * i / n - 1,
+             p[0] + (q[0] - p[0]) * i / n + 1, p[1] + (q[1] - p[1]) * i / n + 1) for i in range(n + 1)]
+
+
+def flat_label_candidates(right, roof_y, label):
+    """Where a flat roof's name may go: ending just left of where the roof starts (left of the ridge,
+    above the bandwidth roof, the plot is empty), above the roof's line; else below it, moved left
+    until it clears the bandwidth roof (a higher roof's name, a few pixels up, takes the space above);
+    else further up or down."""
+    offsets = ([(0, -3)] + [(dx, 12) for dx in (0, 20, 40, 60, 80, 120)] +
+               [(dx, dy) for dy in (-14, 23, -25) for dx in (0, 40, 80, 160)])
+    for dx, dy in offsets:
+        yield [text_box(right - dx, roof_y + dy, label, 10, "end")], (right - dx, roof_y + dy)
+
+
+def slope_label_candidates(p0, p1, label, size=10):
+    """Where the bandwidth roof's name may go: along the roof, just above it, from the ridge down,
+    else just below it. Its boxes are squares along the text, which is turned to the roof's angle."""
+    length = math.dist(p0, p1)
+    ux, uy = (p1[0] - p0[0]) / length, (p1[1] - p0[1]) / length
+    nx, ny = uy, -ux  # the text's "up"
+    width = text_width(label, size)
+    for offset in (3, -(size + 2)):
+        for s in range(max(0, int(length - width - 8)), -1, -8):
+            tx, ty = p0[0] + ux * s + nx * offset, p0[1] + uy * s + ny * offset
+            boxes = []
+            for t in range(0, int(width) + 1, 5):
+                cx, cy = tx + ux * t + nx * 0.35 * size, ty + uy * t + ny * 0.35 * size
+                boxes.append((cx - 0.45 * size, cy - 0.45 * size, cx + 0.45 * size, cy + 0.45 * size))
+            yield boxes, (tx, ty)
+
+
+def rung_clusters(points):
+    """The rung numbers of one case in one run, one label per spot: points (px, py, index) that stand in
+    one column within a label's height of each other share a label, "5,6,8", each number once (the
+    ladder's sizes share their rung numbers: sgemm 4096's rung 5 and 4095's sit on one spot).
+    Returns (px, py, label) with py the middle of the points labelled."""
+    columns = []
+    for p in sorted(points):
+        if columns and p[0] - columns[-1][0][0] < 3:
+            columns[-1].append(p)
+        else:
+            columns.append([p])
+    out = []
+    for column in columns:
+        group = []
+        for p in sorted(column, key=lambda p: p[1]):
+            if group and p[1] - group[0][1] >= 9:
+                out.append(group)
+                group = []
+            group.append(p)
+        out.append(group)
+    return [(g[0][0], sum(p[1] for p in g) / len(g), index_list({p[2] for p in g})) for g in out]
+
+
+def index_list(indices):
+    """Rung numbers as short as they read: 1,2,5-9."""
+    runs = []
+    for i in sorted(indices):
+        if runs and i == runs[-1][1] + 1:
+            runs[-1][1] = i
+        else:
+            runs.append([i, i])
+    return ",".join(f"{a}-{b}" if b - a >= 2 else ",".join(map(str, range(a, b + 1))) for a, b in runs)
+
+
+def rung_label_candidates(px, py, label, sides):
+    """Where a rung number may go: beside its point on the run's side first (A right, B left, so that an
+    overlay's two columns keep apart), nudged up or down, then on the other side, then further out."""
+    for dx in (6, 18, 30):
+        for dy in (0, -6, 6, -12, 12, -18, 18):
+            for anchor in sides:
+                tx = px + dx if anchor == "start" else px - dx
+                yield [text_box(tx, py + 3 + dy, label, 9, anchor)], (tx, py + 3 + dy, anchor)
+
+
+def roofline(runs):
     all_points = [(k, r) for k, (_, doc) in enumerate(runs) for r in roofline_points(doc)]
     roofs = [roof_ceilings(doc) for _, doc in runs]
     if not all_points:
@@ -152,37 +299,53 @@ def roofline(runs, colours):
     parts = frame(x, y, "arithmetic intensity (FLOP per byte the problem must move)", "GFLOP/s", yfmt=si)
     parts.append(f'<clipPath id="plot"><rect x="{LEFT}" y="{TOP}" width="{WIDTH - LEFT - RIGHT}" '
                  f'height="{HEIGHT - TOP - BOTTOM}"/></clipPath>')
+    plot = Occupied(LEFT, TOP, WIDTH - RIGHT, HEIGHT - BOTTOM)
+    for _, r in all_points:
+        px, py = x(r["flops"] / r["bytes"]), y(r["gflops"])
+        plot.add([(px - 5, py - 5, px + 5, py + 5)])
     xs0, xs1 = 10 ** x.lo, 10 ** x.hi
-    label_y = []  # the flat roofs' names of both runs, kept apart
+    # The ceilings' lines first, so that every name, placed after, keeps off all of them.
+    flat_names, slope_names = {}, []
     for k, (flat, bw) in enumerate(roofs):
         who = f"{tag(runs, k)}: " if len(runs) > 1 else ""
         if ladder_doc.finite(bw) and bw > 0:
             top = max(v for _, v in flat) if flat else bw * xs1
-            ridge = top / bw
-            parts.append(f'<line class="ceiling" x1="{x(xs0):.1f}" y1="{y(bw * xs0):.1f}" x2="{x(ridge):.1f}" '
-                         f'y2="{y(top):.1f}" stroke="#c00" stroke-width="1.5" clip-path="url(#plot)"{RUN_DASH[k]}>'
+            p0, p1 = (x(xs0), y(bw * xs0)), (x(top / bw), y(top))
+            parts.append(f'<line class="ceiling" x1="{p0[0]:.1f}" y1="{p0[1]:.1f}" x2="{p1[0]:.1f}" '
+                         f'y2="{p1[1]:.1f}" stroke="#c00" stroke-width="1.5" clip-path="url(#plot)"{RUN_DASH[k]}>'
                          f'<title>{esc(who)}copy bandwidth {bw:,.0f} GB/s</title></line>')
-            tx = max(x(xs0) + 5, x(ridge) - 270 - 170 * k)  # left of the flat roofs' names
-            ty = y(bw * (10 ** ((tx - x.p0) / (x.p1 - x.p0) * (x.hi - x.lo) + x.lo))) - 6
-            parts.append(text(tx, ty, f"{who}bandwidth {bw:,.0f} GB/s", size=10,
-                              extra=f' fill="#c00" transform="rotate({roof_angle(x, y, bw):.1f} {tx:.1f} {ty:.1f})"'))
+            plot.add(line_boxes(p0, p1))
+            slope_names.append((p0, p1, f"{who}bandwidth {bw:,.0f} GB/s"))
         for name, v in flat:
             start = v / bw if ladder_doc.finite(bw) and bw > 0 else xs0
             parts.append(f'<line class="ceiling" x1="{x(start):.1f}" y1="{y(v):.1f}" x2="{x(xs1):.1f}" y2="{y(v):.1f}" '
                          f'stroke="#c00" stroke-width="1.5"{RUN_DASH[k]} clip-path="url(#plot)">'
                          f'<title>{esc(who)}{esc(name)} {v:,.0f} GFLOP/s</title></line>')
-            ly = y(v) + 4
-            while any(abs(ly - o) < 11 for o in label_y):
-                ly += 11
-            label_y.append(ly)
-            # Left of the ridge, above the bandwidth roof, the plot is empty: the flat roofs' names go there.
-            parts.append(text(x(start) - 6, ly, f"{who}{name} {v:,.0f} GFLOP/s", "end", 10, ' fill="#c00"'))
+            plot.add(line_boxes((x(start), y(v)), (x(xs1), y(v))))
+            flat_names.setdefault(name, []).append((y(v), x(start) - 5, tag(runs, k), v))
+    # Two runs' roofs of one name lie a few pixels apart: one label names both values, over the higher
+    # and left of where the first starts. The highest roof's name is placed first, so that it takes the
+    # space above its roof.
+    for name, roofs_named in sorted(flat_names.items(), key=lambda item: min(item[1])):
+        roof_y, right = min(y for y, _, _, _ in roofs_named), min(r for _, r, _, _ in roofs_named)
+        if len(roofs_named) > 1:
+            label = f"{name}: " + " / ".join(f"{who} {v:,.0f}" for _, _, who, v in roofs_named) + " GFLOP/s"
+        else:
+            _, _, who, v = roofs_named[0]
+            label = (f"{who}: " if len(runs) > 1 else "") + f"{name} {v:,.0f} GFLOP/s"
+        tx, ty = plot.place(flat_label_candidates(right, roof_y, label))
+        parts.append(text(tx, ty, label, "end", 10, ' fill="#c00"'))
+    for p0, p1, label in slope_names:
+        tx, ty = plot.place(slope_label_candidates(p0, p1, label))
+        angle = math.degrees(math.atan2(p1[1] - p0[1], p1[0] - p0[0]))
+        parts.append(text(tx, ty, label, size=10,
+                          extra=f' fill="#c00" transform="rotate({angle:.1f} {tx:.1f} {ty:.1f})"'))
     for k, (_, doc) in enumerate(runs):
         ladders = {}
         for r in roofline_points(doc):
             ladders.setdefault((r["case"], r["size"]), []).append(r)
         for (case, size), rs in ladders.items():
-            colour = colours[case]
+            colour = case_colour(case)
             rs = sorted(rs, key=lambda r: r["index"])
             climb = [r for r in rs if not vendor(r)]
             group = [f'<g class="ladder" data-case="{esc(case)}" data-run="{k}">']
@@ -201,9 +364,23 @@ def roofline(runs, colours):
                          f'<circle cx="{px:.1f}" cy="{py:.1f}" r="4"')
                 group.append(f'{shape} class="pt" fill="{fill}" stroke="{stroke}" stroke-width="1.5">'
                              f'<title>{esc(title)}</title>{"</rect>" if vendor(r) else "</circle>"}')
-                group.append(text(px + 5, py - 4, r["index"], size=9, extra=f' fill="{colour}"'))
             group.append("</g>")
             parts.append("".join(group))
+    # The rung numbers last, over the points and lines, the longest first (the hardest to fit), each
+    # case's in its own group (the legend hides it).
+    sides = [("start", "end"), ("end", "start")]
+    labels = []
+    for k, (_, doc) in enumerate(runs):
+        by_case = {}
+        for r in roofline_points(doc):
+            by_case.setdefault(r["case"], []).append((x(r["flops"] / r["bytes"]), y(r["gflops"]), r["index"]))
+        labels += [(k, case, cluster) for case, points in by_case.items() for cluster in rung_clusters(points)]
+    groups = {}
+    for k, case, (px, py, label) in sorted(labels, key=lambda item: -len(item[2][2])):
+        tx, ty, anchor = plot.place(rung_label_candidates(px, py, label, sides[k]))
+        groups.setdefault((k, case), []).append(text(tx, ty, label, anchor, 9, f' fill="{case_colour(case)}"'))
+    for (k, case), group in groups.items():
+        parts.append(f'<g class="ladder rungs" data-case="{esc(case)}" data-run="{k}">' + "".join(group) + "</g>")
     return svg("".join(parts), extra=' id="roofline-svg"')
 
 
@@ -212,22 +389,35 @@ def tag(runs, k):
     return "AB"[k]
 
 
-def roof_angle(x, y, bw):
-    """The on-screen angle of the bandwidth roof, for its label."""
-    a, b = 10 ** x.lo, 10 ** (x.lo + 1)
-    return math.degrees(math.atan2(y(bw * b) - y(bw * a), x(b) - x(a)))
+def row_prefix(runs, k):
+    """A row's prefix that says which run it is, when there are two."""
+    return f"[{tag(runs, k)}] " if len(runs) > 1 else ""
 
 
-def legend(cases, colours):
-    items = "".join(f'<button type="button" class="legend" data-case="{esc(c)}" style="border-color:{colours[c]}">'
-                    f'<span style="background:{colours[c]}"></span>{esc(c)}</button>' for c in cases)
+# Each case keeps its colour from one report to the next and in both runs of an overlay: looked up by
+# the case's name, never by its place in the document. The cases that share the roofline have colours
+# far apart (and none red, the ceilings' colour); a case not in the table gets one from its name.
+CASE_COLOURS = {"sgemm": "#ff7f0e", "hgemm": "#2ca02c", "attention": "#9467bd", "gemv": "#8c564b",
+                "gemv_t": "#e377c2", "spmv": "#17becf", "reduce": "#7f7f7f", "ado": "#bcbd22", "transfer": "#1f77b4",
+                "instr": "#393b79", "blur": "#e6550d", "transpose": "#637939", "coalescing": "#3182bd",
+                "smem": "#843c39", "smem_banks": "#7b4173", "texture": "#31a354", "occupancy": "#756bb1",
+                "p2p": "#a55194", "allreduce": "#6baed6"}
+
+
+def case_colour(case):
+    return CASE_COLOURS.get(case) or PALETTE[zlib.crc32(case.encode()) % len(PALETTE)]
+
+
+def legend(cases):
+    items = "".join(f'<button type="button" class="legend" data-case="{esc(c)}" style="border-color:{case_colour(c)}">'
+                    f'<span style="background:{case_colour(c)}"></span>{esc(c)}</button>' for c in cases)
     return f'<p class="legend-row">{items} <small>(click a case to hide or show its path)</small></p>'
 
 
 # ---------------- sweeps: variants named PREFIX_N[UNIT][_SUFFIX] ----------------
 
-SERIES = re.compile(r"^(?P<pre>[A-Za-z0-9_]*?)_(?P<num>\d+)(?P<unit>KiB|MiB|GiB)?(?P<post>(_[A-Za-z_]+)?)$")
-UNITS = {None: 1, "KiB": 2 ** 10, "MiB": 2 ** 20, "GiB": 2 ** 30}
+SERIES = re.compile(r"^(?P<pre>[A-Za-z0-9_]*?)_(?P<num>\d+)(?P<unit>B|KiB|MiB|GiB)?(?P<post>(_[A-Za-z_]+)?)$")
+UNITS = {None: 1, "B": 1, "KiB": 2 ** 10, "MiB": 2 ** 20, "GiB": 2 ** 30}
 
 
 def series_of(records):
@@ -236,7 +426,7 @@ def series_of(records):
     for r in records:
         m = SERIES.match(r["variant"])
         if m and not vendor(r):
-            # KiB, MiB and GiB rungs are one series of byte counts.
+            # B, KiB, MiB and GiB rungs are one series of byte counts (allreduce's 8B to 1GiB).
             name = m["pre"] + ("_SIZE" if m["unit"] else "_N") + m["post"]
             out.setdefault(name, []).append((int(m["num"]) * UNITS[m["unit"]], r))
     return {k: sorted(v, key=lambda p: p[0]) for k, v in out.items() if len(v) >= 3}
@@ -336,58 +526,106 @@ def byte_text(v):
 
 # ---------------- a ladder's bars ----------------
 
+BAR_LEFT, BAR_RIGHT = 230, WIDTH - 230
+NOTE_CHARS = 100  # what fits on a row right of the rungs' names at 11 px
+
+
+def note(y, s):
+    """A grey note on a chart's row (a skip reason, why a rung has no energy), wrapped onto as many lines
+    as it needs, never cut: (svg, lines)."""
+    lines = textwrap.wrap(s, NOTE_CHARS) or [""]
+    spans = "".join(f'<tspan x="{BAR_LEFT + 4}" dy="{16 if i else 0}">{esc(line)}</tspan>' for i, line in enumerate(lines))
+    return f'<text x="{BAR_LEFT + 4}" y="{y + 12}" font-size="11" fill="#888">{spans}</text>', len(lines)
+
+
+def rung_rows(records_by_run, runs, row):
+    """The rows of a chart with one row per rung (and per run when there are two): each rung's number and
+    name on the left, then what row(r, k, y) draws for run k's record at y, as (svg, lines).
+    Returns (svg parts, height)."""
+    lookup = [{r["variant"]: r for r in records} for records in records_by_run]
+    parts, y = [], 10
+    for name in dict.fromkeys(r["variant"] for records in records_by_run for r in records):
+        any_r = next(lk[name] for lk in lookup if name in lk)
+        parts.append(text(BAR_LEFT - 6, y + 12, f"{any_r['index']}  {name}" + vendor_mark(any_r), "end"))
+        for k, lk in enumerate(lookup):
+            body, lines = row(lk[name], k, y) if name in lk else note(y, row_prefix(runs, k) + "not in this run")
+            parts.append(body)
+            y += 16 * lines
+        y += 4
+    return parts, y + 10
+
+
 def bars(records_by_run, runs):
     """Fraction of the ceiling per rung (both runs when there are two), the speedup as a label."""
-    order, seen = [], set()
-    for records in records_by_run:
-        for r in records:
-            if r["variant"] not in seen:
-                seen.add(r["variant"])
-                order.append(r["variant"])
-    lookup = [{r["variant"]: r for r in records} for records in records_by_run]
-    nruns = len(records_by_run)
-    row = 16 * nruns + 4
-    height = 20 + row * len(order)
-    left, right = 230, WIDTH - 230
     # Rungs without bytes or flops (bank conflicts, instruction forms) have no fraction of a ceiling:
     # their bars are the speedup over the first rung instead.
-    key = "fraction_of_ceiling" if any(ladder_doc.finite(r.get("fraction_of_ceiling")) and r["fraction_of_ceiling"] > 0
-                                       for records in records_by_run for r in records) else "speedup"
-    top = max([1.0] + [r.get(key) or 0 for records in records_by_run for r in records if not r["skipped"]])
-    parts = []
-    for i, name in enumerate(order):
-        y0 = 10 + row * i
-        any_r = next(lk[name] for lk in lookup if name in lk)
-        parts.append(text(left - 6, y0 + 12, f"{any_r['index']}  {name}" + vendor_mark(any_r), "end"))
-        for k, lk in enumerate(lookup):
-            r = lk.get(name)
-            y = y0 + 16 * k
-            who = f"[{tag(runs, k)}] " if nruns > 1 else ""
-            if r is None:
-                parts.append(text(left + 4, y + 12, who + "not in this run", extra=' fill="#888"'))
-                continue
-            if r["skipped"]:
-                reason = r.get("reason") or ""
-                parts.append(text(left + 4, y + 12, who + "skipped: " + (reason if len(reason) <= 70 else reason[:67] + "…"),
-                                  extra=' fill="#888"'))
-                continue
-            f = r.get(key) or 0
-            colour = "#c33" if not r["valid"] else ("#999" if vendor(r) else "#1f77b4")
-            flagged = ladder_doc.record_flags(r)
-            stroke = f' stroke="{FLAG_COLOUR}" stroke-width="2"' if flagged else ""
-            opacity = ' fill-opacity="0.45"' if k else ""
-            w = (right - left) * f / top
-            parts.append(f'<rect class="bar" x="{left}" y="{y + 2}" width="{w:.1f}" height="12" fill="{colour}"'
-                         f'{opacity}{stroke}><title>{esc(who + name)}: {esc(time_label(r))}{esc(flags_text(r))}</title></rect>')
-            speedup = f", {r['speedup']:.2f}×" if ladder_doc.finite(r.get("speedup")) else ""
-            shown = f"{100 * f:.1f}%{speedup}" if key == "fraction_of_ceiling" else f"{f:.2f}× the first rung"
-            parts.append(text(left + w + 4, y + 12, f"{who}{shown}{flags_text(r)}",
-                              extra=f' fill="{FLAG_COLOUR}"' if flagged else ""))
-    x1 = left + (right - left) / top
-    if key == "speedup":
+    by_fraction = has_fractions([r for records in records_by_run for r in records])
+
+    def value(r):
+        return (ladder_doc.limiter(r)[0] if by_fraction else r.get("speedup")) or 0
+
+    # The scale is the case's own precision's. A rung or reference at another precision (cuBLAS TF32
+    # beside sgemm's FP32 ladder, at 6 times the FP32 rate) would squeeze the ladder into the chart's
+    # left tenth: its bar is cut at the edge instead, and its label gives its value.
+    top = max([1.0] + [value(r) for records in records_by_run for r in records
+                       if not r["skipped"] and not r.get("precision")])
+    span = BAR_RIGHT - BAR_LEFT
+
+    def row(r, k, y):
+        if r["skipped"]:
+            return note(y, f"{row_prefix(runs, k)}skipped: {r.get('reason') or 'no reason given'}")
+        f = value(r)
+        colour = "#c33" if not r["valid"] else ("#999" if vendor(r) else "#1f77b4")
+        flagged = ladder_doc.record_flags(r)
+        stroke = f' stroke="{FLAG_COLOUR}" stroke-width="2"' if flagged else ""
+        opacity = ' fill-opacity="0.45"' if k else ""
+        w = span * min(f, top) / top
+        title = f"{row_prefix(runs, k)}{r['variant']}: {time_label(r)}{flags_text(r)}"
+        out = [f'<rect class="bar" x="{BAR_LEFT}" y="{y + 2}" width="{w:.1f}" height="12" fill="{colour}"'
+               f'{opacity}{stroke}><title>{esc(title)}</title></rect>']
+        speedup = f", {r['speedup']:.2f}×" if ladder_doc.finite(r.get("speedup")) else ""
+        if by_fraction:
+            name = ladder_doc.limiter(r)[1]
+            shown = f"{100 * f:.1f}%" + (f" ({name})" if name else "") + speedup
+        else:
+            shown = f"{f:.2f}× the first rung"
+        out.append(text(BAR_LEFT + w + 4, y + 12, f"{row_prefix(runs, k)}{shown}{flags_text(r)}",
+                        extra=f' fill="{FLAG_COLOUR}"' if flagged else ""))
+        if f <= top:
+            return "".join(out), 1
+        out.append(f'<path class="cut" d="M{BAR_LEFT + w - 14:.1f},{y + 15} l5,-14 M{BAR_LEFT + w - 8:.1f},{y + 15} '
+                   f'l5,-14" stroke="white" stroke-width="2"/>')
+        why, lines = note(y + 16, f"{r.get('precision')}, off the scale: the chart's scale is the case's own precision's")
+        return "".join(out) + why, 1 + lines
+
+    parts, height = rung_rows(records_by_run, runs, row)
+    x1 = BAR_LEFT + span / top
+    if not by_fraction:
         parts.append(text(x1, height - 2, "1× (the first rung)", "middle", 9, ' fill="#c00"'))
     parts.append(f'<line x1="{x1:.1f}" y1="5" x2="{x1:.1f}" y2="{height - 5}" stroke="#c00" stroke-dasharray="4 3"/>')
     return svg("".join(parts), height=height, extra=' class="bars"')
+
+
+def has_fractions(records):
+    return any(ladder_doc.finite(r.get("fraction_of_ceiling")) and r["fraction_of_ceiling"] > 0 for r in records)
+
+
+def bars_legend(records):
+    """What a case's bar charts show, said once above the first, with only the marks its records use."""
+    if has_fractions(records):
+        said = ["Fraction of the measured ceiling (dashed line) per rung, with the speedup over the first rung."]
+    else:
+        said = ["Speedup over the first rung (dashed at 1×): these rungs have no bytes or flops to set against a ceiling."]
+    if any(ladder_doc.limiter(r)[1] for r in records):
+        said.append("A tensor-core rung may be bound by the tensor rate or by the bandwidth (a thin shape reads the "
+                    "matrix at a fraction of a percent of the tensor rate): the bar is the higher fraction, named.")
+    said.append("* marks the vendor baseline" + ("; + a vendor reference beside it (another precision or layout)"
+                                                 if any(r.get("reference") for r in records) else "") + ".")
+    if any(r.get("precision") for r in records):
+        said.append("A rung or reference at another precision than the case's does not set the scale: its bar is cut "
+                    "at the edge, and its label gives its value.")
+    said.append("Red: failed validation; orange outline: contended, noisy or throttled.")
+    return f"<p>{esc(' '.join(said))}</p>"
 
 
 def per_joule_key(records):
@@ -404,34 +642,21 @@ def energy_bars(records_by_run, runs):
     """Work per joule per rung (both runs when there are two), the board's average watts as a label;
     a rung without energy says why."""
     key, unit = per_joule_key([r for records in records_by_run for r in records])
-    order = list(dict.fromkeys(r["variant"] for records in records_by_run for r in records))
-    lookup = [{r["variant"]: r for r in records} for records in records_by_run]
-    nruns = len(records_by_run)
-    row = 16 * nruns + 4
-    height = 20 + row * len(order)
-    left, right = 230, WIDTH - 230
     top = max([r.get(key) or 0 for records in records_by_run for r in records if ladder_doc.finite(r.get(key))] + [1e-30])
-    parts = []
-    for i, name in enumerate(order):
-        y0 = 10 + row * i
-        any_r = next(lk[name] for lk in lookup if name in lk)
-        parts.append(text(left - 6, y0 + 12, f"{any_r['index']}  {name}" + vendor_mark(any_r), "end"))
-        for k, lk in enumerate(lookup):
-            r = lk.get(name)
-            y = y0 + 16 * k
-            who = f"[{tag(runs, k)}] " if nruns > 1 else ""
-            value = r.get(key) if r else None
-            if not ladder_doc.finite(value):
-                why = "not in this run" if r is None else "skipped" if r["skipped"] else (r.get("energy_reason") or "no energy")
-                parts.append(text(left + 4, y + 12, who + (why if len(why) <= 70 else why[:67] + "…"), extra=' fill="#888"'))
-                continue
-            w = (right - left) * value / top
-            colour = "#999" if vendor(r) else "#2ca02c"
-            opacity = ' fill-opacity="0.45"' if k else ""
-            label = f"{value:.3g} {unit}, {r['power_w']:.0f} W, {r['energy_j']:.3g} J a run"
-            parts.append(f'<rect class="energy-bar" x="{left}" y="{y + 2}" width="{w:.1f}" height="12" fill="{colour}"'
-                         f'{opacity}><title>{esc(who + name)}: {esc(label)}</title></rect>')
-            parts.append(text(left + w + 4, y + 12, who + label))
+
+    def row(r, k, y):
+        value = r.get(key)
+        if not ladder_doc.finite(value):
+            return note(y, row_prefix(runs, k) + ("skipped" if r["skipped"] else (r.get("energy_reason") or "no energy")))
+        w = (BAR_RIGHT - BAR_LEFT) * value / top
+        colour = "#999" if vendor(r) else "#2ca02c"
+        opacity = ' fill-opacity="0.45"' if k else ""
+        label = row_prefix(runs, k) + f"{value:.3g} {unit}, {r['power_w']:.0f} W, {r['energy_j']:.3g} J a run"
+        return (f'<rect class="energy-bar" x="{BAR_LEFT}" y="{y + 2}" width="{w:.1f}" height="12" fill="{colour}"'
+                f'{opacity}><title>{esc(row_prefix(runs, k) + r["variant"])}: {esc(label)}</title></rect>' +
+                text(BAR_LEFT + w + 4, y + 12, label)), 1
+
+    parts, height = rung_rows(records_by_run, runs, row)
     return svg("".join(parts), height=height, extra=' class="energy"')
 
 
@@ -507,17 +732,34 @@ h2{margin-top:2em;border-bottom:1px solid #ddd}svg{max-width:100%;height:auto}
 .partial,.warn{background:#fff3e0;border-left:4px solid #f90;padding:.4em .8em}
 button.legend{border:2px solid;background:#fff;margin:2px;padding:1px 6px;border-radius:4px;cursor:pointer}
 button.legend span{display:inline-block;width:9px;height:9px;margin-right:4px;border-radius:50%}
-button.legend.off{opacity:.35}code{font-size:90%}small{color:#666}"""
+button.legend.off{opacity:.35}code{font-size:90%}small,.skipped{color:#666}"""
+
+
+def skipped_lines(records_by_run, runs):
+    """Records of which none ran, as one line per run and reason instead of a row each: on a one-GPU run,
+    allreduce's rungs all say "needs two GPUs", at every size."""
+    out = []
+    for k, records in enumerate(records_by_run):
+        reasons = {}
+        for r in records:
+            reasons.setdefault(r.get("reason") or "no reason given", []).append(r)
+        for reason, rs in reasons.items():
+            sizes = len({r["size"] for r in rs})
+            count = f"{len(rs)} rung{'s' if len(rs) > 1 else ''}" + (f" at {sizes} sizes" if sizes > 1 else "")
+            out.append(f"<p class='skipped'>{esc(row_prefix(runs, k))}skipped: {esc(reason)} ({count})</p>")
+    return "".join(out)
+
+
+def ran(records_by_run):
+    return any(not r["skipped"] for records in records_by_run for r in records)
 
 
 def page(runs):
-    labels = [label for label, _ in runs]
     cases = []
     for _, doc in runs:
         for c in ladder_doc.cases(doc):
             if c not in cases:
                 cases.append(c)
-    colours = {c: PALETTE[i % len(PALETTE)] for i, c in enumerate(cases)}
     names = " vs ".join(esc(doc["device"]["name"]) for _, doc in runs)
     out = ["<!doctype html><html lang='en'><head><meta charset='utf-8'>",
            f"<title>ladder report: {names}</title><style>{STYLE}</style></head><body>",
@@ -529,42 +771,49 @@ def page(runs):
             "the ceiling divides by the measured bandwidth or FMA ceiling, whichever limits the case (a tensor-core case's "
             "by the measured BF16 tensor rate).</p>",
             "<h2 id='roofline'>Roofline</h2>",
-            "<p>Each ladder is a path from rung to rung in ladder order (the number beside a point is its rung; hover "
-            "for its name and figures); squares are the vendor baselines; red lines are the measured ceilings"
+            "<p>Each ladder is a path from rung to rung in ladder order (the number beside a point is its rung, "
+            "the numbers of points on one spot joined, 5-9 for 5 to 9; hover for its name and figures); squares "
+            "are the vendor baselines; red lines are the measured ceilings"
             + (", dashed for B" if len(runs) > 1 else "") + ". Rungs without flops (copies, transposes) are not on it.</p>",
-            legend([c for c in cases if any(r["case"] == c for _, d in runs for r in roofline_points(d))], colours),
-            roofline(runs, colours)]
+            legend([c for c in cases if any(r["case"] == c for _, d in runs for r in roofline_points(d))]),
+            roofline(runs)]
     for case in cases:
         out.append(f"<section class='case' id='case-{esc(case)}' data-case='{esc(case)}'><h2>{esc(case)}</h2>")
         for k, (label, doc) in enumerate(runs):
             if ladder_doc.is_partial(doc) and doc.get("running_case") == case:
                 out.append(f"<p class='partial'>⚠ {esc(case)} was running when {esc(os.path.basename(label))} was "
                            f"written: what it holds of this case is incomplete.</p>")
-        sizes = []
-        for _, doc in runs:
-            for r in doc["results"]:
-                if r["case"] == case and r["size"] not in sizes:
-                    sizes.append(r["size"])
-        for size in sizes:
-            per_run = [[r for r in doc["results"] if r["case"] == case and r["size"] == size] for _, doc in runs]
+        in_case = [[r for r in doc["results"] if r["case"] == case] for _, doc in runs]
+        if not ran(in_case):
+            out += [skipped_lines(in_case, runs), "</section>"]
+            continue
+        said = set()  # each explanation once per case, above the first chart it explains
+
+        def explain(paragraph):
+            if paragraph not in said:
+                said.add(paragraph)
+                out.append(paragraph)
+
+        for size in dict.fromkeys(r["size"] for records in in_case for r in records):
+            per_run = [[r for r in records if r["size"] == size] for records in in_case]
             out.append(f"<h3>{esc(case)} {esc(size)}</h3>")
+            if not ran(per_run):
+                out.append(skipped_lines(per_run, runs))
+                continue
             charts = sweep_charts(case, size, per_run, runs)
             in_series = {r["variant"] for records in per_run for pts in series_of(records).values() for _, r in pts}
             rest = [[r for r in records if r["variant"] not in in_series] for records in per_run]
             if charts:
-                out.append("<p>The sweeps, one line per series (hover a point for its rung and figure):</p>")
+                explain("<p>The sweeps, one line per series (hover a point for its rung and figure):</p>")
                 out += charts
             if any(rest):
-                out.append("<p>Fraction of the measured ceiling (dashed line) per rung, with the speedup over the "
-                           "first rung (or the speedup alone, dashed at 1×, where the rungs have no bytes or flops); "
-                           "* marks the vendor baseline, + a vendor reference beside it (another precision or layout); "
-                           "red: failed validation; orange outline: contended, noisy or throttled.</p>")
+                explain(bars_legend([r for records in in_case for r in records]))
                 out.append(bars(rest, runs))
             if any(has_energy(records) for records in rest):
                 _, unit = per_joule_key([r for records in rest for r in records])
-                out.append(f"<p>Work per joule ({unit}) per rung: the problem's work over the energy the whole board "
-                           "drew while the rung ran back to back (idle power included), with the average watts and "
-                           "the joules per run; * marks the vendor baseline.</p>")
+                explain(f"<p>Work per joule ({unit}) per rung: the problem's work over the energy the whole board "
+                        "drew while the rung ran back to back (idle power included), with the average watts and "
+                        "the joules per run; * marks the vendor baseline.</p>")
                 out.append(energy_bars(rest, runs))
         out.append("</section>")
     out.append(f"<script>{SCRIPT}</script></body></html>")
