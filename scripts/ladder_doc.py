@@ -77,11 +77,13 @@ def load(path):
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as e:
-        if e.pos >= len(text.rstrip()):
+        # A string left open runs to the end of the file: that too is a file cut short.
+        if e.pos >= len(text.rstrip()) or e.msg.startswith("Unterminated string"):
             what = "the JSON ends early (a truncated file?)"
         else:
-            what = f"invalid JSON: {e.msg}"
-        raise DocumentError(f"{path}: {what} at line {e.lineno}, column {e.colno}") from None
+            # json's own words, some of which end in "at" ("... starting at"): no second "at".
+            what = f"invalid JSON: {e.msg.removesuffix(' at')}"
+        raise DocumentError(f"{path}: {what}, line {e.lineno}, column {e.colno}") from None
     if not isinstance(doc, dict):
         raise DocumentError(f"{path}: the JSON is not an object, so not a ladder results document")
     if doc.get("tool", "ladder") != "ladder":
