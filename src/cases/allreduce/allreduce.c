@@ -27,6 +27,7 @@
  *   nccl             ncclAllReduce, one communicator per GPU (ncclCommInitAll,
  *                    made in create(), outside the timed region), one grouped
  *                    call per sample; "built without NCCL" when it is missing
+ *                    (allreduce_nccl.c)
  *
  * Timing, as nccl-tests reports it: the harness's events on the run's stream
  * (GPU 0 of the run) span the first GPU's start to the last GPU's end, since
@@ -49,15 +50,10 @@
  * scratch it never wrote fails too. */
 #include "allreduce.h"
 
-#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#ifdef LADDER_HAVE_NCCL
-#include <nccl.h>
-#endif
 
 #include "harness/case.h"
 #include "harness/check/check.h"
@@ -68,8 +64,6 @@
 
 #define M ALLREDUCE_MAX_GPUS
 #define POISON 0xFF
-#define SWEEP_POINTS 28 /* 2^3 .. 2^30 bytes */
-#define RUNGS 7
 /* The flag rung's slots: n copies of up to this many bytes on every GPU. */
 #define SIGNAL_MAX_BYTES (1 << 26)
 
@@ -99,10 +93,7 @@ typedef struct allreduce_state {
     long long host_count;  /* the host rung's message, for its host function */
     ladder_gpu_streams streams;
     const ladder_variant *current;
-#ifdef LADDER_HAVE_NCCL
-    ncclComm_t comms[M];
-    int comms_made;
-#endif
+    allreduce_nccl *nccl_comms; /* NULL when nccl_skip says why */
 } allreduce_state;
 
 typedef void allreduce_launcher(allreduce_state *s, long long count, cudaStream_t stream);
@@ -116,8 +107,6 @@ int allreduce_ring_owned_chunk(int rank, int n) { return wrap(rank + 1, n); }
 int allreduce_ring_gather_chunk(int rank, int step, int n) { return wrap(rank + 1 - step, n); }
 
 double allreduce_bus_bandwidth(double algbw, int n) { return n > 0 ? algbw * 2.0 * (n - 1) / n : NAN; }
-
-void allreduce_keep_nvls_off(void) { setenv("NCCL_NVLS_ENABLE", "0", 0); }
 
 /* ---- the rungs ---- */
 
@@ -285,25 +274,7 @@ static void one_shot_with_flags(allreduce_state *s, long long count, cudaStream_
 
 static void nccl(allreduce_state *s, long long count, cudaStream_t stream)
 {
-#ifdef LADDER_HAVE_NCCL
-    ladder_gpu_streams *g = &s->streams;
-    ladder_gpu_streams_fork(g, stream);
-    if (ncclGroupStart() != ncclSuccess) ladder_die("ncclGroupStart failed");
-    for (int k = 0; k < s->n; ++k) {
-        ncclResult_t e = ncclAllReduce(s->data[k], s->data[k], (size_t)count, ncclFloat, ncclSum, s->comms[k],
-                                       g->stream[k]);
-        if (e != ncclSuccess) ladder_die("ncclAllReduce: %s", ncclGetErrorString(e));
-    }
-    ncclResult_t e = ncclGroupEnd();
-    if (e != ncclSuccess) ladder_die("ncclGroupEnd: %s", ncclGetErrorString(e));
-    /* NCCL connects its peers at the first call and may leave "peer access
-     * already enabled" (ours) as the runtime's last error; NCCL's own
-     * failures came back through its return codes above. */
-    (void)cudaGetLastError();
-    ladder_gpu_streams_join(g);
-#else
-    (void)s, (void)count, (void)stream; /* unsupported() keeps it from running */
-#endif
+    allreduce_nccl_run(s->nccl_comms, s->data, count, &s->streams, stream);
 }
 
 #define SWEEP(route, launcher, story)                                          \
@@ -325,10 +296,11 @@ static const ladder_variant allreduce_variants[] = {
     SWEEP("nccl", nccl, "baseline: ncclAllReduce, one communicator per GPU, grouped calls"),
 };
 #define VARIANT_COUNT ((int)(sizeof allreduce_variants / sizeof allreduce_variants[0]))
+_Static_assert(VARIANT_COUNT == ALLREDUCE_RUNGS * ALLREDUCE_SWEEP_POINTS, "allreduce_summary.c reads the table so");
 
 static long long count_of(const ladder_variant *v) { return (long long)v->param / (long long)sizeof(float); }
 
-static int is_nccl(const ladder_variant *v) { return (allreduce_launcher *)v->impl == nccl; }
+int allreduce_is_nccl(const ladder_variant *v) { return (allreduce_launcher *)v->impl == nccl; }
 
 /* ---- the case hooks ---- */
 
@@ -346,9 +318,7 @@ static void destroy(void *opaque)
 {
     allreduce_state *s = opaque;
     if (!s) return;
-#ifdef LADDER_HAVE_NCCL
-    for (int k = 0; k < s->comms_made; ++k) ncclCommDestroy(s->comms[k]);
-#endif
+    allreduce_nccl_destroy(s->nccl_comms);
     for (int i = 0; i < s->n; ++i)
         for (int j = 0; j < s->n; ++j)
             if (i != j) set_access(s, i, j, 0);
@@ -400,20 +370,6 @@ static int allocate(allreduce_state *s)
     s->host_got = malloc(bytes);
     s->host_first = malloc(bytes);
     return s->host_in && s->host_got && s->host_first ? 0 : -1;
-}
-
-static void make_communicators(allreduce_state *s)
-{
-#ifdef LADDER_HAVE_NCCL
-    allreduce_keep_nvls_off();
-    ncclResult_t e = ncclCommInitAll(s->comms, s->n, s->gpu);
-    if (e != ncclSuccess) snprintf(s->nccl_skip, sizeof s->nccl_skip, "ncclCommInitAll: %s", ncclGetErrorString(e));
-    else s->comms_made = s->n;
-    (void)cudaGetLastError(); /* as after each call: see nccl() */
-    CUDA_CHECK(cudaSetDevice(s->gpu[0]));
-#else
-    snprintf(s->nccl_skip, sizeof s->nccl_skip, "built without NCCL");
-#endif
 }
 
 static int size_error(const ladder_size *size, char *err, size_t err_len)
@@ -468,7 +424,7 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
             if (i != j && s->can_access[i][j]) set_access(s, i, j, 1);
     CUDA_CHECK(cudaSetDevice(s->gpu[0]));
     ladder_gpu_streams_create(&s->streams, s->gpu, s->n);
-    make_communicators(s);
+    s->nccl_comms = allreduce_nccl_create(s->gpu, s->n, s->nccl_skip, sizeof s->nccl_skip);
     return s;
 }
 
@@ -479,7 +435,7 @@ static const char *unsupported(void *opaque, const ladder_variant *v)
     if ((size_t)v->param > s->bytes) return "larger than the case size (the largest message)";
     if ((allreduce_launcher *)v->impl == one_shot_with_flags && v->param > SIGNAL_MAX_BYTES)
         return "above 64 MiB: its slots would hold n copies of the buffer on every GPU (the small-message rung)";
-    if (is_nccl(v) && s->nccl_skip[0]) return s->nccl_skip;
+    if (allreduce_is_nccl(v) && s->nccl_skip[0]) return s->nccl_skip;
     /* The copies of the host, gather and ring rungs work without peer
      * access (the driver stages them); the kernels' peer pointers do not. */
     allreduce_launcher *f = (allreduce_launcher *)v->impl;
@@ -568,96 +524,9 @@ static ladder_work variant_work(void *opaque, const ladder_variant *v)
     return (ladder_work){(double)v->param, (double)(s->n - 1) * (double)count_of(v)};
 }
 
-/* ---- the summary ---- */
-
-static const ladder_variant *variant_of(const ladder_record *rec)
-{
-    return rec->index >= 0 && rec->index < VARIANT_COUNT ? &allreduce_variants[rec->index] : NULL;
-}
-
-/* The size part of a variant's name: "64KiB" of "ring_64KiB". */
-static const char *size_label(const ladder_variant *v) { return strrchr(v->name, '_') + 1; }
-
 static void summarize(void *opaque, ladder_results *r, size_t first)
 {
     allreduce_summarize(r, first, ((allreduce_state *)opaque)->n);
-}
-
-void allreduce_summarize(ladder_results *r, size_t first, int gpus)
-{
-    char name[48], note[160];
-    ladder_add_summary(r, "gpus", gpus, "", "GPUs of the run: the run's device, then every other visible one");
-    if (gpus < 2) return;
-
-    /* Each rung's fit over its sweep, its bus bandwidth from the fitted algbw;
-     * then the best of the ladder's own rungs at each end: the lowest
-     * latency (small messages) and the highest bus bandwidth (large ones),
-     * which are seldom the same rung. */
-    double best_latency = NAN, best_busbw = NAN;
-    char best_latency_rung[32] = "none", best_busbw_rung[32] = "none";
-    for (int rung = 0; rung < RUNGS; ++rung) {
-        double bytes[SWEEP_POINTS], seconds[SWEEP_POINTS], spread[SWEEP_POINTS];
-        size_t n = 0;
-        const char *route = NULL;
-        for (size_t i = first; i < r->count && n < SWEEP_POINTS; ++i) {
-            const ladder_variant *v = variant_of(&r->records[i]);
-            if (!v || v->impl != allreduce_variants[rung * SWEEP_POINTS].impl || !ladder_record_usable(&r->records[i])) continue;
-            bytes[n] = r->records[i].bytes;
-            seconds[n] = r->records[i].median_ms * 1e-3;
-            spread[n] = r->records[i].rel_spread;
-            ++n;
-        }
-        route = allreduce_variants[rung * SWEEP_POINTS].name;
-        size_t route_len = (size_t)(strrchr(route, '_') - route);
-        ladder_fit fit = ladder_fit_latency_bandwidth(bytes, seconds, spread, n);
-        snprintf(name, sizeof name, "%.*s_latency_us", (int)route_len, route);
-        snprintf(note, sizeof note, "intercept of time = latency + bytes / bandwidth, %zu sizes, %d GPUs", fit.points,
-                 gpus);
-        ladder_add_summary(r, name, fit.latency_s * 1e6, "us", note);
-        snprintf(name, sizeof name, "%.*s_busbw_gbps", (int)route_len, route);
-        double busbw = allreduce_bus_bandwidth(fit.bandwidth_bps / 1e9, gpus);
-        ladder_add_summary(r, name, busbw, "GB/s", "fitted algbw (1 / slope) x 2(n-1)/n: the large-message bus bandwidth");
-        if (is_nccl(&allreduce_variants[rung * SWEEP_POINTS])) continue;
-        if (fit.latency_s > 0 && (isnan(best_latency) || fit.latency_s * 1e6 < best_latency)) {
-            best_latency = fit.latency_s * 1e6;
-            snprintf(best_latency_rung, sizeof best_latency_rung, "%.*s", (int)route_len, route);
-        }
-        if (busbw > 0 && (isnan(best_busbw) || busbw > best_busbw)) {
-            best_busbw = busbw;
-            snprintf(best_busbw_rung, sizeof best_busbw_rung, "%.*s", (int)route_len, route);
-        }
-    }
-    snprintf(note, sizeof note, "lowest fitted latency of the ladder's rungs (%s); NCCL's: nccl_latency_us",
-             best_latency_rung);
-    ladder_add_summary(r, "best_latency_us", best_latency, "us", note);
-    snprintf(note, sizeof note, "highest fitted bus bandwidth of the ladder's rungs (%s); NCCL's: nccl_busbw_gbps",
-             best_busbw_rung);
-    ladder_add_summary(r, "best_busbw_gbps", best_busbw, "GB/s", note);
-
-    /* Per size: the best rung against NCCL, as nccl-tests reports them. */
-    for (int point = 0; point < SWEEP_POINTS; ++point) {
-        const ladder_record *best = NULL, *baseline = NULL;
-        for (size_t i = first; i < r->count; ++i) {
-            const ladder_record *rec = &r->records[i];
-            const ladder_variant *v = variant_of(rec);
-            if (!v || v->param != allreduce_variants[point].param || !ladder_record_usable(rec)) continue;
-            if (is_nccl(v)) baseline = rec;
-            else if (!best || rec->median_ms < best->median_ms) best = rec;
-        }
-        if (!best && !baseline) continue;
-        const char *label = size_label(&allreduce_variants[point]);
-        snprintf(name, sizeof name, "busbw_%s_best_gbps", label);
-        snprintf(note, sizeof note, "best rung %s: %.2f us, algbw %.2f GB/s", best ? best->variant : "none",
-                 best ? best->median_ms * 1e3 : NAN, best ? best->gbps : NAN);
-        ladder_add_summary(r, name, best ? allreduce_bus_bandwidth(best->gbps, gpus) : NAN, "GB/s", note);
-        snprintf(name, sizeof name, "busbw_%s_nccl_gbps", label);
-        snprintf(note, sizeof note, "ncclAllReduce: %.2f us, algbw %.2f GB/s", baseline ? baseline->median_ms * 1e3 : NAN,
-                 baseline ? baseline->gbps : NAN);
-        ladder_add_summary(r, name, baseline ? allreduce_bus_bandwidth(baseline->gbps, gpus) : NAN, "GB/s", note);
-        snprintf(name, sizeof name, "best_vs_nccl_%s", label);
-        ladder_add_summary(r, name, best && baseline ? baseline->median_ms / best->median_ms : NAN, "ratio",
-            "NCCL's time / the best rung's: > 1, the ladder is faster (targets: >= 1.3 to 64 KiB, >= 1.0 from 256 MiB)");
-    }
 }
 
 const ladder_case allreduce_case = {

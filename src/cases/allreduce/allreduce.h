@@ -93,11 +93,32 @@ void allreduce_keep_nvls_off(void);
 
 #ifndef __CUDACC__
 #include "harness/case.h"
+#include "harness/device/gpus.h"
+
+/* The ladder (allreduce.c): ALLREDUCE_RUNGS routes in order, NCCL's among
+ * them, each swept over the same ALLREDUCE_SWEEP_POINTS messages, 2^3 ..
+ * 2^30 bytes. */
+#define ALLREDUCE_RUNGS 7
+#define ALLREDUCE_SWEEP_POINTS 28
+extern const ladder_case allreduce_case;
+int allreduce_is_nccl(const ladder_variant *variant);
+
 /* The case's summaries from its records [first, count) of a run over `gpus`
- * GPUs (exported for the tests): every rung's fitted latency and bus
- * bandwidth, the best rung's at each end, and per size the best rung's and
- * NCCL's bus bandwidth and their time ratio. */
+ * GPUs (allreduce_summary.c, exported for the tests): every rung's fitted
+ * latency and bus bandwidth, the best rung's at each end, and per size the
+ * best rung's and NCCL's bus bandwidth and their time ratio. */
 void allreduce_summarize(ladder_results *results, size_t first, int gpus);
+
+/* The baseline (allreduce_nccl.c): a communicator on each of gpus[0 .. n-1],
+ * made once; the current device is gpus[0] again on return. NULL, with the
+ * reason in err, where the build has no NCCL or NCCL fails to start; run is
+ * then never called. Run sums data[k] (count floats on GPU k) in place on
+ * every GPU, on the streams forked from `stream` and joined back to it. */
+typedef struct allreduce_nccl allreduce_nccl;
+allreduce_nccl *allreduce_nccl_create(const int *gpus, int n, char *err, size_t err_len);
+void allreduce_nccl_run(allreduce_nccl *comms, float *const *data, long long count, ladder_gpu_streams *streams,
+                        cudaStream_t stream);
+void allreduce_nccl_destroy(allreduce_nccl *comms);
 #endif
 
 #ifdef __cplusplus

@@ -55,6 +55,16 @@ int attention_encode_tensor_maps(attention_problem *problem, char *err, size_t e
 size_t attention_sm80_shared_bytes(attention_launcher *rung, int dim);
 size_t attention_sm90a_shared_bytes(attention_launcher *rung, int dim);
 
+/* The baseline (attention_cudnn.c): cuDNN's fused attention, planned once
+ * for the problem's buffers (batch x heads_per_batch = its heads). NULL,
+ * with the reason in err, where the build has no cuDNN or cuDNN has no plan
+ * for the problem; run is then never called. */
+typedef struct attention_cudnn attention_cudnn;
+attention_cudnn *attention_cudnn_create(const attention_problem *problem, long long batch, long long heads_per_batch,
+                                        char *err, size_t err_len);
+void attention_cudnn_run(attention_cudnn *plan, const attention_problem *problem, cudaStream_t stream);
+void attention_cudnn_destroy(attention_cudnn *plan);
+
 #define ATTENTION_D_SUPPORTED(d) ((d) == 64 || (d) == 128)
 
 #ifndef __CUDACC__
