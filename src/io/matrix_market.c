@@ -76,7 +76,7 @@ static int split_fields(char *s, char **fields, int max)
 }
 
 /* A count or index: decimal digits only, at most 10^15. */
-static int parse_count(const char *s, long long *value)
+static int parse_entry_count(const char *s, long long *value)
 {
     if (!*s) return -1;
     long long v = 0;
@@ -146,7 +146,7 @@ static int parse_size_line(cursor *c, matrix_market_csr *m, long long *declared,
     if (n != 3) return fail(err, err_len, "line %ld: the size line needs 3 numbers: ROWS COLUMNS ENTRIES", c->line);
     for (int i = 0; i < 3; ++i)
         if (f[i][0] == '-') return fail(err, err_len, "line %ld: negative size '%s'", c->line, f[i]);
-    if (parse_count(f[0], &rows) || parse_count(f[1], &cols) || parse_count(f[2], &nnz))
+    if (parse_entry_count(f[0], &rows) || parse_entry_count(f[1], &cols) || parse_entry_count(f[2], &nnz))
         return fail(err, err_len, "line %ld: the size line needs 3 whole numbers: ROWS COLUMNS ENTRIES", c->line);
     if (rows < 1 || cols < 1) return fail(err, err_len, "line %ld: a matrix needs at least 1 row and 1 column", c->line);
     if (rows > MATRIX_MARKET_MAX_DIM || cols > MATRIX_MARKET_MAX_DIM)
@@ -191,7 +191,7 @@ static int parse_entries(cursor *c, const matrix_market_csr *m, long long declar
                         fields_wanted == 2 ? "row column: a pattern file has no values" : "row column value",
                         got > 3 ? "more than " : "", got > 3 ? 3 : got);
         long long row, col;
-        if (parse_count(f[0], &row) || parse_count(f[1], &col))
+        if (parse_entry_count(f[0], &row) || parse_entry_count(f[1], &col))
             return fail(err, err_len, "line %ld: indices '%s %s' are not whole numbers", c->line, f[0], f[1]);
         if (row < 1 || row > m->rows || col < 1 || col > m->cols)
             return fail(err, err_len, "line %ld: entry (%lld, %lld) is outside the 1-based %d x %d matrix", c->line,
