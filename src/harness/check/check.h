@@ -16,6 +16,7 @@ enum {
     LADDER_EXIT_USAGE = 2,     /* bad command line or size */
     LADDER_EXIT_INVALID = 3,   /* a variant produced a wrong result */
     LADDER_EXIT_HUNG = 4,      /* a variant did not finish within its limit (watchdog.h) */
+    LADDER_EXIT_USER_FAULT = 5, /* `ladder try`: a tried kernel ended its process (a CUDA error) */
     LADDER_EXIT_SKIP_TEST = 77 /* ctest's "skipped" */
 };
 

@@ -293,6 +293,14 @@ static void emit_record(FILE *out, const ladder_record *rec)
     fprintf(out, ", \"counters\": ");
     if (rec->has_counters) emit_counters(out, &rec->counters);
     else fputs("null", out);
+    FIELD_BOOL("user", rec->user);
+    if (rec->user) {
+        FIELD_STR("source", rec->source);
+        FIELD_STR("source_sha256", rec->source_sha256);
+        FIELD_STR("compile_command", rec->compile_command);
+        if (rec->test_size_failures[0]) FIELD_STR("test_size_failures", rec->test_size_failures);
+        else fprintf(out, ", \"test_size_failures\": null");
+    }
     fputs("}", out);
 }
 
@@ -400,7 +408,9 @@ static int emit_csv_job(FILE *out, const void *context, char *err, size_t err_le
           "throttled,contended,noisy,precision,reference,reference_variant,ratio_to_reference,sm_clock_mhz,kernels",
           out);
     for (size_t f = 0; f < COUNTER_FIELD_COUNT; ++f) fprintf(out, ",%s", counter_fields[f].name);
-    fputs(",energy_j,power_w,energy_ms_per_run,gflop_per_j,gb_per_j,energy_reason\n", out);
+    fputs(",energy_j,power_w,energy_ms_per_run,gflop_per_j,gb_per_j,energy_reason,user,source,source_sha256,"
+          "compile_command,test_size_failures\n",
+          out);
     for (size_t i = 0; i < job->results->count; ++i) {
         const ladder_record *rec = &job->results->records[i];
         csv_string(out, job->device->name);
@@ -435,6 +445,14 @@ static int emit_csv_job(FILE *out, const void *context, char *err, size_t err_le
         csv_number(out, rec->gb_per_j);
         fputc(',', out);
         csv_string(out, rec->energy_reason);
+        fprintf(out, ",%d,", rec->user);
+        csv_string(out, rec->source);
+        fputc(',', out);
+        csv_string(out, rec->source_sha256);
+        fputc(',', out);
+        csv_string(out, rec->compile_command);
+        fputc(',', out);
+        csv_string(out, rec->test_size_failures);
         fputc('\n', out);
     }
     return 0;

@@ -65,6 +65,14 @@ typedef struct ladder_record {
     char energy_reason[120];
     int has_counters;        /* --ncu profiled this variant */
     ladder_counters counters;
+    /* A tried kernel's record (`ladder try`): the source file, its SHA-256,
+     * the nvcc command that built it, and the case's test sizes where its
+     * result was wrong, with the error and tolerance ("" for none). */
+    int user;
+    char source[512];
+    char source_sha256[65];
+    char compile_command[2048];
+    char test_size_failures[512];
 } ladder_record;
 
 /* A figure of a case's whole ladder rather than of one variant, made by the

@@ -63,7 +63,7 @@ void ladder_print_table(FILE *out, const ladder_results *r, size_t first)
     if (first >= r->count) return;
     const ladder_record *head = &r->records[first];
     fprintf(out, "\n%s %s  (ceiling: %s)\n", head->case_name, head->size, head->ceiling);
-    int flagged = 0, referenced = 0;
+    int flagged = 0, referenced = 0, tried = 0;
     /* A tensor-core case's compute column is its own ceiling, not FP32's. */
     int tensor = strcmp(head->ceiling, "tensor_bf16_gflops") == 0;
     /* Energy columns where any rung has energy: watts and work per joule,
@@ -79,8 +79,12 @@ void ladder_print_table(FILE *out, const ladder_results *r, size_t first)
         char name[80], time[16], spread[16], gbps[16], gflops[16], bandwidth[16], fp32[16], speedup[16], ratio[16],
             error[16], against_reference[96] = "";
         snprintf(name, sizeof name, "%s%s", rec->variant, rec->baseline ? " *" : rec->reference ? " +" : "");
+        /* A tried kernel (ladder try) is no rung of the ladder: its row says whose it is. */
+        char position[16];
+        snprintf(position, sizeof position, rec->user ? "you" : "%d", rec->index);
+        tried |= rec->user;
         if (rec->skipped) {
-            fprintf(out, "%3d  %-26s skipped: %s\n", rec->index, name, rec->reason);
+            fprintf(out, "%3s  %-26s skipped: %s\n", position, name, rec->reason);
             continue;
         }
         format_time(time, sizeof time, rec->median_ms);
@@ -99,7 +103,7 @@ void ladder_print_table(FILE *out, const ladder_results *r, size_t first)
         format_number(watts, sizeof watts, "%.0f", rec->power_w);
         format_number(per_joule, sizeof per_joule, "%.3g", per_byte ? rec->gb_per_j : rec->gflop_per_j);
         if (energy) snprintf(energy_cells, sizeof energy_cells, " %6s %8s", watts, per_joule);
-        fprintf(out, "%3d  %-26s %10s %7s %9s %9s %6s %6s %8s %8s%s %9s  %s%s%s%s%s%s%s\n", rec->index, name, time,
+        fprintf(out, "%3s  %-26s %10s %7s %9s %9s %6s %6s %8s %8s%s %9s  %s%s%s%s%s%s%s\n", position, name, time,
                 spread, gbps, gflops, bandwidth, fp32, speedup, ratio, energy_cells, error, rec->valid ? "ok" : "FAIL",
                 rec->throttled ? " throttled" : "", rec->contended ? " contended" : "", rec->noisy ? " noisy" : "",
                 rec->precision[0] ? "  " : "", rec->precision, against_reference);
@@ -109,6 +113,8 @@ void ladder_print_table(FILE *out, const ladder_results *r, size_t first)
     fprintf(out, "  * vendor baseline; vs base = baseline time / variant time; spread = interquartile range / median;\n"
                  "  %%bw, %%fp32: of the measured bandwidth and FMA ceilings (the higher one is the limiter)%s\n",
             tensor ? "; %tc: of the\n  measured BF16 tensor-core ceiling, in place of %fp32" : "");
+    if (tried)
+        fprintf(out, "  you: your kernel (ladder try), checked and timed as every rung is; speedup and vs base as theirs\n");
     if (referenced)
         fprintf(out, "  + reference: a vendor call beside the baseline (another precision or layout); \"X of NAME\" =\n"
                      "  that reference's time / the variant's time, for the variants at its precision\n");

@@ -73,20 +73,24 @@ static void fill_performance(ladder_record *rec, const ladder_case *c, void *sta
     rec->flops = work.flops;
     rec->gbps = work.bytes > 0 ? work.bytes / seconds / 1e9 : NAN;
     rec->gflops = work.flops > 0 ? work.flops / seconds / 1e9 : NAN;
+    ladder_set_fractions(rec, c->ceiling, d);
+}
+
+void ladder_set_fractions(ladder_record *rec, ladder_ceiling_kind kind, const ladder_device *d)
+{
     if (d->ceilings_measured) {
         rec->fraction_of_bandwidth = rec->gbps / ladder_bandwidth_ceiling(d);
         rec->fraction_of_fp32 = rec->gflops / d->ceilings.fma_gflops;
     }
-    if (c->ceiling == LADDER_CEILING_BANDWIDTH)
+    if (kind == LADDER_CEILING_BANDWIDTH)
         rec->fraction_of_ceiling = rec->fraction_of_bandwidth;
-    else if (c->ceiling == LADDER_CEILING_FP32)
+    else if (kind == LADDER_CEILING_FP32)
         rec->fraction_of_ceiling = rec->fraction_of_fp32;
     else
         rec->fraction_of_ceiling = d->ceilings.tensor_bf16_gflops > 0 ? rec->gflops / d->ceilings.tensor_bf16_gflops : NAN;
 }
 
-/* The device object's name of a case's ceiling (results' "ceiling"). */
-static const char *ceiling_name(ladder_ceiling_kind kind)
+const char *ladder_ceiling_name(ladder_ceiling_kind kind)
 {
     switch (kind) {
     case LADDER_CEILING_BANDWIDTH: return "bandwidth_gbps";
@@ -104,7 +108,7 @@ static void measure_variant(const ladder_case *c, void *state, int index, const 
     rec->baseline = (v->flags & LADDER_BASELINE) != 0;
     snprintf(rec->precision, sizeof rec->precision, "%s", v->precision ? v->precision : "");
     rec->host = (v->flags & LADDER_HOST) != 0;
-    rec->ceiling = ceiling_name(c->ceiling);
+    rec->ceiling = ladder_ceiling_name(c->ceiling);
 
     const char *reason = c->unsupported ? c->unsupported(state, v) : NULL;
     if (reason) {

@@ -28,6 +28,14 @@ ladder_check ladder_validate_variant(const ladder_case *c, void *state, const la
  * LADDER_OK, or LADDER_BAD_SIZE with the reason in err. */
 ladder_status ladder_check_size(const ladder_case *c, const ladder_size *size, char *err, size_t err_len);
 
+/* A record's fractions of the device's measured ceilings, from its GB/s and
+ * GFLOP/s: for a record measured where the ceilings were not (the child of
+ * `ladder try`), by the process that measured them. */
+void ladder_set_fractions(ladder_record *rec, ladder_ceiling_kind kind, const ladder_device *device);
+
+/* The device object's name of a ceiling (a record's "ceiling"). */
+const char *ladder_ceiling_name(ladder_ceiling_kind kind);
+
 /* Create the case's state for `size` and run the selected variants, appending
  * one record each to `results`; a stop signal (stop.h) ends the ladder at the
  * next variant boundary. On LADDER_BAD_SIZE or LADDER_NO_MEMORY

@@ -1,0 +1,98 @@
+#include "place.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+double ladder_limiter_fraction(const ladder_record *rec, const char **ceiling)
+{
+    int tensor = strcmp(rec->ceiling, "tensor_bf16_gflops") == 0;
+    double compute = tensor ? rec->fraction_of_ceiling : rec->fraction_of_fp32;
+    double bandwidth = rec->fraction_of_bandwidth;
+    int compute_limits = isfinite(compute) && !(bandwidth > compute);
+    if (ceiling) *ceiling = compute_limits ? (tensor ? "BF16 tensor" : "FP32") : "bandwidth";
+    return compute_limits ? compute : isfinite(bandwidth) ? bandwidth : NAN;
+}
+
+static int is_rung(const ladder_record *rec)
+{
+    return !rec->baseline && !rec->reference && !rec->user && ladder_record_usable(rec);
+}
+
+/* "rung 4 tiled_padded (0.84)" */
+static void describe(const ladder_record *rec, char *out, size_t len)
+{
+    snprintf(out, len, "rung %d %s (%.2f)", rec->index, rec->variant, ladder_limiter_fraction(rec, NULL));
+}
+
+static const char *story_of(const ladder_case *c, const ladder_record *rec)
+{
+    return rec->index >= 0 && rec->index < c->variant_count ? c->variants[rec->index].story : "";
+}
+
+void ladder_place(const ladder_case *c, const ladder_record *records, size_t count, const ladder_record *mine,
+                  char *out, size_t len)
+{
+    const char *ceiling;
+    double fraction = ladder_limiter_fraction(mine, &ceiling);
+    int by_bytes = strcmp(ceiling, "bandwidth") == 0;
+    char rate[64];
+    snprintf(rate, sizeof rate, by_bytes ? "%.0f GB/s" : "%.0f GFLOP/s", by_bytes ? mine->gbps : mine->gflops);
+    if (mine->skipped) {
+        snprintf(out, len, "%s at %s: not run: %s\n", mine->variant, mine->size, mine->reason);
+        return;
+    }
+    if (!mine->valid) {
+        snprintf(out, len, "%s at %s: wrong result (error %.2e, tolerance %.2e): not placed\n", mine->variant,
+                 mine->size, mine->rel_error, mine->tolerance);
+        return;
+    }
+    if (fraction > LADDER_PLACE_CEILING_SLACK) {
+        snprintf(out, len,
+                 "%s at %s: %s would be %.2f of the measured %s ceiling, more than this GPU can do: check the work "
+                 "count or the timing (not placed)\n",
+                 mine->variant, mine->size, rate, fraction, ceiling);
+        return;
+    }
+    const ladder_record *slower = NULL, *faster = NULL, *best = NULL, *slowest = NULL, *baseline = NULL;
+    for (size_t i = 0; i < count; ++i) {
+        const ladder_record *r = &records[i];
+        if (r->baseline && ladder_record_usable(r)) baseline = r;
+        if (!is_rung(r)) continue;
+        if (!best || r->median_ms < best->median_ms) best = r;
+        if (!slowest || r->median_ms > slowest->median_ms) slowest = r;
+        if (r->median_ms > mine->median_ms && (!slower || r->median_ms < slower->median_ms)) slower = r;
+        if (r->median_ms <= mine->median_ms && (!faster || r->median_ms > faster->median_ms)) faster = r;
+    }
+    size_t used = (size_t)snprintf(out, len, "%s at %s: %s, %.2f of the %s ceiling: ", mine->variant, mine->size,
+                                   rate, fraction, ceiling);
+    if (used >= len) return;
+    char a[128], b[128];
+    if (!best) {
+        snprintf(out + used, len - used, "no rung ran at this size to place it against\n");
+        return;
+    }
+    if (!faster) {
+        describe(best, a, sizeof a);
+        used += (size_t)snprintf(out + used, len - used, "faster than every rung (the best: %s)\n", a);
+        if (used >= len) return;
+        if (baseline)
+            snprintf(out + used, len - used, "against the vendor, %s: %.2fx (its time / yours)\n", baseline->variant,
+                     baseline->median_ms / mine->median_ms);
+        else
+            snprintf(out + used, len - used, "no vendor baseline ran at this size to compare with\n");
+        return;
+    }
+    if (!slower) {
+        describe(slowest, a, sizeof a);
+        used += (size_t)snprintf(out + used, len - used, "slower than every rung (the slowest: %s)\n", a);
+    } else {
+        describe(slower, a, sizeof a);
+        describe(faster, b, sizeof b);
+        used += (size_t)snprintf(out + used, len - used, "between %s and %s\n", a, b);
+    }
+    /* The next step is the slowest rung that is faster: the nearest one up. */
+    if (used < len)
+        snprintf(out + used, len - used, "next: rung %d %s: %s\n", faster->index, faster->variant,
+                 story_of(c, faster));
+}
