@@ -22,6 +22,8 @@
 #include "harness/check/check.h"
 #include "harness/check/rng.h"
 #include "harness/check/validate.h"
+#include "harness/user/load.h"
+#include "ladder_try.h"
 
 void ado_reference_dataset(const float *dataset, const float *matrix, int L, int M, double *means_scratch,
                            double *out_column, long long stride)
@@ -86,6 +88,20 @@ static const ladder_variant ado_variants[] = {
          "hides the product",
          ado_overlapped_chunks, 8),
 };
+
+/* `ladder try ado FILE.cu`: the user's ladder_try_ado (include/ladder_try.h) as a rung. */
+typedef void tried_ado_entry(const float *input, const float *matrix, float *out, int L, int M, int N, float *scratch,
+                             size_t scratch_floats, cudaStream_t stream);
+
+/* The user gets the two-stage rungs' means as scratch. */
+static void tried_ado(const ado_problem *p, int param, cudaStream_t stream)
+{
+    (void)param;
+    _Static_assert(LADDER_SAME_TYPE(ladder_try_ado, tried_ado_entry), "ladder_try.h disagrees with this adapter");
+    ((tried_ado_entry *)ladder_user_entry())(p->input, p->matrix, p->out, p->L, p->M, p->N, p->means,
+                                             (size_t)p->L * p->N, stream);
+    ladder_user_check_launch();
+}
 
 typedef struct ado_state {
     int L, M, N;
@@ -280,6 +296,9 @@ const ladder_case ado_case = {
     .quick_size = "512x512x256",
     .test_sizes = {"37x29x5", "100x77x13", "64x64x3", "1030x6x3", "1x1x1", NULL},
     .ceiling = LADDER_CEILING_BANDWIDTH,
+    .try_symbol = "ladder_try_ado",
+    .try_template = "ado/ado_try_template.cu",
+    .try_rung = LADDER_RUNG(NULL, NULL, tried_ado, 0),
     .variants = ado_variants,
     .variant_count = (int)(sizeof ado_variants / sizeof ado_variants[0]),
     .size_error = size_error,

@@ -538,6 +538,7 @@ const ladder_case allreduce_case = {
     .quick_size = "2^24",
     .test_sizes = {"8", "4100", "1000004", NULL},
     .ceiling = LADDER_CEILING_BANDWIDTH,
+    .try_refusal = "allreduce spans every GPU of the run and its rungs are collectives: a single-GPU entry point cannot take part",
     .variants = allreduce_variants,
     .variant_count = VARIANT_COUNT,
     .size_error = size_error,

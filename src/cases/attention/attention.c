@@ -20,6 +20,8 @@
 #include "harness/check/check.h"
 #include "harness/check/rng.h"
 #include "harness/check/validate.h"
+#include "harness/user/load.h"
+#include "ladder_try.h"
 
 /* ---- Work and validation -------------------------------------------------------
  * The reference is the attention of the BF16 inputs' exact values in double.
@@ -179,6 +181,20 @@ static const ladder_variant attention_variants[] = {
     LADDER_VARIANT("cudnn", "cuDNN 9 fused scaled-dot-product attention (graph API), BF16, same layout and mask",
                    attention_cudnn_run, 0, LADDER_BASELINE),
 };
+
+/* `ladder try attention FILE.cu`: the user's ladder_try_attention (include/ladder_try.h) as a rung. */
+typedef void tried_attention_entry(const ladder_bf16 *q, const ladder_bf16 *k, const ladder_bf16 *v, ladder_bf16 *o,
+                                   int heads, int seq, int dim, int causal, float scale, cudaStream_t stream);
+
+static void tried_attention(const attention_problem *p, cudaStream_t stream)
+{
+    _Static_assert(LADDER_SAME_TYPE(ladder_try_attention, tried_attention_entry),
+                   "ladder_try.h disagrees with this adapter");
+    ((tried_attention_entry *)ladder_user_entry())((const ladder_bf16 *)p->q, (const ladder_bf16 *)p->k,
+                                                   (const ladder_bf16 *)p->v, (ladder_bf16 *)p->o, p->heads, p->seq,
+                                                   p->dim, p->causal, p->scale, stream);
+    ladder_user_check_launch();
+}
 
 /* Each tensor's element count must fit a 32-bit int in the kernels' index
  * arithmetic within a head (S D), and the grids hold 2^31 - 1 query tiles
@@ -398,6 +414,9 @@ const ladder_case attention_case = {
     .test_sizes = {"2x3x17x64", "causal:2x3x17x128", "1x2x1x64", "causal:1x1x1x128", "1x70x200x128",
                    "causal:2x1x257x64", "causal:1x1x4097x64", NULL},
     .ceiling = LADDER_CEILING_BF16_TENSOR,
+    .try_symbol = "ladder_try_attention",
+    .try_template = "attention/attention_try_template.cu",
+    .try_rung = LADDER_RUNG(NULL, NULL, tried_attention, NEEDS_NOTHING),
     .variants = attention_variants,
     .variant_count = (int)(sizeof attention_variants / sizeof attention_variants[0]),
     .size_error = size_error,

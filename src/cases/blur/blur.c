@@ -17,6 +17,8 @@
 #include "harness/check/rng.h"
 #include "harness/measure/timing.h"
 #include "harness/check/validate.h"
+#include "harness/user/load.h"
+#include "ladder_try.h"
 
 static unsigned sample_at(const void *samples, size_t i, int sample_bytes)
 {
@@ -81,6 +83,19 @@ static const ladder_variant blur_variants[] = {
     LADDER_VARIANT("memcpy", "cudaMemcpy device to device of the image's bytes", memcpy_baseline, PACKED,
                    LADDER_BASELINE),
 };
+
+/* `ladder try blur FILE.cu`: the user's ladder_try_blur (include/ladder_try.h) as a rung. */
+typedef void tried_blur_entry(const unsigned char *in, unsigned char *out, int width, int height, cudaStream_t stream);
+
+/* The user's code runs on the naive rung's layout: packed RGB, rows 3 * width bytes apart. */
+static void tried_blur(const void *in, size_t in_pitch, void *out, size_t out_pitch, int width, int height,
+                       int channels, cudaStream_t stream)
+{
+    (void)in_pitch, (void)out_pitch, (void)channels;
+    _Static_assert(LADDER_SAME_TYPE(ladder_try_blur, tried_blur_entry), "ladder_try.h disagrees with this adapter");
+    ((tried_blur_entry *)ladder_user_entry())(in, out, width, height, stream);
+    ladder_user_check_launch();
+}
 
 const char *const blur_default_variant = "window_lean";
 
@@ -347,6 +362,9 @@ const ladder_case blur_case = {
     .quick_size = "664x1024",
     .test_sizes = {"1x1", "1x37", "37x1", "67x45", "1283x131", NULL},
     .ceiling = LADDER_CEILING_BANDWIDTH,
+    .try_symbol = "ladder_try_blur",
+    .try_template = "blur/blur_try_template.cu",
+    .try_rung = LADDER_RUNG(NULL, NULL, tried_blur, PACKED),
     .variants = blur_variants,
     .variant_count = (int)(sizeof blur_variants / sizeof blur_variants[0]),
     .size_error = size_error,

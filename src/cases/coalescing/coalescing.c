@@ -254,6 +254,7 @@ const ladder_case coalescing_case = {
     .quick_size = "2^21+2^20",
     .test_sizes = {"24", "984", "10392", NULL},
     .ceiling = LADDER_CEILING_BANDWIDTH,
+    .try_refusal = "coalescing is a sweep of access patterns (offsets, strides, layouts), not one result computed from its inputs",
     .variants = coalescing_variants,
     .variant_count = (int)(sizeof coalescing_variants / sizeof coalescing_variants[0]),
     .size_error = size_error,

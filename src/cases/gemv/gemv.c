@@ -22,6 +22,8 @@
 #include "harness/check/rng.h"
 #include "harness/check/validate.h"
 #include "cases/transpose/transpose.h"
+#include "harness/user/load.h"
+#include "ladder_try.h"
 
 /* ---- Reference and check ---------------------------------------------------- */
 
@@ -287,6 +289,17 @@ static const ladder_variant gemv_variants[] = {
                    cublas_gemv, 0, LADDER_BASELINE),
 };
 
+/* `ladder try gemv FILE.cu`: the user's ladder_try_gemv (include/ladder_try.h) as a rung. */
+typedef void tried_gemv_entry(const float *a, const float *x, float *y, int m, int n, cudaStream_t stream);
+
+static void tried_gemv(const float *a, const float *x, float *y, int m, int n, int param, cudaStream_t stream)
+{
+    (void)param;
+    _Static_assert(LADDER_SAME_TYPE(ladder_try_gemv, tried_gemv_entry), "ladder_try.h disagrees with this adapter");
+    ((tried_gemv_entry *)ladder_user_entry())(a, x, y, m, n, stream);
+    ladder_user_check_launch();
+}
+
 static int size_error(const ladder_size *size, char *err, size_t err_len)
 {
     return gemv_problem_size_error(size, 0, err, err_len);
@@ -326,6 +339,9 @@ const ladder_case gemv_case = {
      * enough for block_per_row's unrolled loop; 2x65539: short and wide. */
     .test_sizes = {"1x1", "37x1001", "1000x3", "513x4097", "67x1028", "33x8196", "2x65539", NULL},
     .ceiling = LADDER_CEILING_BANDWIDTH,
+    .try_symbol = "ladder_try_gemv",
+    .try_template = "gemv/gemv_try_template.cu",
+    .try_rung = LADDER_RUNG(NULL, NULL, tried_gemv, 0),
     .variants = gemv_variants,
     .variant_count = (int)(sizeof gemv_variants / sizeof gemv_variants[0]),
     .size_error = size_error,

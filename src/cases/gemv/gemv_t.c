@@ -9,6 +9,8 @@
 
 #include "harness/check/check.h"
 #include "gemv.h"
+#include "harness/user/load.h"
+#include "ladder_try.h"
 
 /* Row-major A (m x n), read column-major, is A^T (n x m, leading dimension
  * n): y = A^T x is CUBLAS_OP_N on that n x m matrix. */
@@ -44,6 +46,21 @@ static const ladder_variant gemv_t_variants[] = {
                    cublas_gemv_t, 0, LADDER_BASELINE),
 };
 
+/* `ladder try gemv_t FILE.cu`: the user's ladder_try_gemv_t (include/ladder_try.h) as a rung. */
+typedef void tried_gemv_t_entry(const float *a, const float *x, float *y, int m, int n, float *scratch,
+                                size_t scratch_floats, cudaStream_t stream);
+
+/* The user gets the two-pass rungs' partials as scratch. */
+static void tried_gemv_t(const float *a, const float *x, float *y, float *partials, int m, int n, int param,
+                         cudaStream_t stream)
+{
+    (void)param;
+    _Static_assert(LADDER_SAME_TYPE(ladder_try_gemv_t, tried_gemv_t_entry), "ladder_try.h disagrees with this adapter");
+    ((tried_gemv_t_entry *)ladder_user_entry())(a, x, y, m, n, partials,
+                                                gemv_t_partials_floats(m, n, GEMV_T_MIN_CHUNK_ROWS), stream);
+    ladder_user_check_launch();
+}
+
 static int size_error(const ladder_size *size, char *err, size_t err_len)
 {
     return gemv_problem_size_error(size, 1, err, err_len);
@@ -73,6 +90,9 @@ const ladder_case gemv_t_case = {
     /* 130x1028: aligned, a ragged last chunk; 65539x3: many chunks, narrow. */
     .test_sizes = {"1x1", "37x1001", "1000x3", "513x4097", "130x1028", "65539x3", "33x8196", NULL},
     .ceiling = LADDER_CEILING_BANDWIDTH,
+    .try_symbol = "ladder_try_gemv_t",
+    .try_template = "gemv/gemv_t_try_template.cu",
+    .try_rung = LADDER_RUNG(NULL, NULL, tried_gemv_t, 0),
     .variants = gemv_t_variants,
     .variant_count = (int)(sizeof gemv_t_variants / sizeof gemv_t_variants[0]),
     .size_error = size_error,

@@ -24,6 +24,8 @@
 #include "harness/check/check.h"
 #include "harness/check/rng.h"
 #include "harness/check/validate.h"
+#include "harness/user/load.h"
+#include "ladder_try.h"
 
 /* ---- Validation ----------------------------------------------------------------
  * The reference is the double-precision product of the BF16 inputs' exact
@@ -181,6 +183,18 @@ static const ladder_variant hgemm_variants[] = {
     LADDER_VARIANT("cublas", "cuBLAS cublasGemmEx, BF16 in, FP32 compute and out, TN: C^T = B A^T column-major",
                    cublas_bf16, 0, LADDER_BASELINE),
 };
+
+/* `ladder try hgemm FILE.cu`: the user's ladder_try_hgemm (include/ladder_try.h) as a rung. */
+typedef void tried_hgemm_entry(const ladder_bf16 *a, const ladder_bf16 *b, float *c, int m, int n, int k, int ld,
+                               cudaStream_t stream);
+
+static void tried_hgemm(const hgemm_problem *p, cudaStream_t stream)
+{
+    _Static_assert(LADDER_SAME_TYPE(ladder_try_hgemm, tried_hgemm_entry), "ladder_try.h disagrees with this adapter");
+    ((tried_hgemm_entry *)ladder_user_entry())((const ladder_bf16 *)p->a, (const ladder_bf16 *)p->b, p->c, p->m, p->n,
+                                               p->k, p->ld, stream);
+    ladder_user_check_launch();
+}
 
 /* The one-warp-per-tile grids put 2 tile rows of 16 in each of at most
  * 65535 blocks along y. */
@@ -433,6 +447,9 @@ const ladder_case hgemm_case = {
     .test_sizes = {"256x256x256", "129x257x95", "1x256x256", "256x1x256", "200x136x1", "300x520x136",
                    "200x136x4000" /* split_k: 4 tiles, 63 k-tiles */, NULL},
     .ceiling = LADDER_CEILING_BF16_TENSOR,
+    .try_symbol = "ladder_try_hgemm",
+    .try_template = "hgemm/hgemm_try_template.cu",
+    .try_rung = LADDER_RUNG(NULL, NULL, tried_hgemm, NEEDS_SM80),
     .variants = hgemm_variants,
     .variant_count = (int)(sizeof hgemm_variants / sizeof hgemm_variants[0]),
     .size_error = size_error,

@@ -548,6 +548,7 @@ const ladder_case instr_case = {
     .quick_size = "2^18",
     .test_sizes = {"1", "257", "4099", "65537", NULL},
     .ceiling = LADDER_CEILING_FP32,
+    .try_refusal = "instr is a sweep of instruction forms (intrinsics, literals, division), each a tiny kernel of its own",
     .variants = instr_variants,
     .variant_count = INSTR_VARIANT_COUNT,
     .size_error = size_error,

@@ -278,6 +278,7 @@ const ladder_case occupancy_case = {
     .quick_size = "2^22",
     .test_sizes = {"1", "1000", "100003", "2^20+7", NULL},
     .ceiling = LADDER_CEILING_BANDWIDTH,
+    .try_refusal = "occupancy sweeps occupancy levels, block and grid sizes of one kernel: the sweep is the result",
     .variants = occupancy_variants,
     .variant_count = (int)(sizeof occupancy_variants / sizeof occupancy_variants[0]),
     .size_error = size_error,

@@ -503,6 +503,7 @@ const ladder_case p2p_case = {
     .quick_size = "2^24",
     .test_sizes = {"4099", "65536", "1000003", NULL},
     .ceiling = LADDER_CEILING_BANDWIDTH,
+    .try_refusal = "p2p measures copies between GPUs over a sweep of sizes and paths: there is no one result to compute",
     .variants = p2p_variants,
     .variant_count = VARIANT_COUNT,
     .size_error = size_error,

@@ -15,6 +15,8 @@
 #include "harness/check/check.h"
 #include "harness/check/rng.h"
 #include "harness/check/validate.h"
+#include "harness/user/load.h"
+#include "ladder_try.h"
 
 double reduce_reference(const float *in, long long n)
 {
@@ -69,6 +71,20 @@ static const ladder_variant reduce_variants[] = {
     LADDER_VARIANT("cub", "CUB DeviceReduce::Sum, temporary storage allocated outside the timed region", reduce_cub, 0,
                    LADDER_BASELINE),
 };
+
+/* `ladder try reduce FILE.cu`: the user's ladder_try_reduce (include/ladder_try.h) as a rung. */
+typedef void tried_reduce_entry(const float *in, float *out, long long n, float *scratch, size_t scratch_floats,
+                                cudaStream_t stream);
+
+/* The user gets the multi-pass rungs' partials as scratch. */
+static void tried_reduce(const float *in, float *out, long long n, const reduce_workspace *w, int param,
+                         cudaStream_t stream)
+{
+    (void)param;
+    _Static_assert(LADDER_SAME_TYPE(ladder_try_reduce, tried_reduce_entry), "ladder_try.h disagrees with this adapter");
+    ((tried_reduce_entry *)ladder_user_entry())(in, out, n, w->partials, w->partials_capacity, stream);
+    ladder_user_check_launch();
+}
 
 typedef struct reduce_state {
     long long n;
@@ -177,6 +193,9 @@ const ladder_case reduce_case = {
     .quick_size = "2^24",
     .test_sizes = {"1", "30", "4097", "65539", "1000003", NULL},
     .ceiling = LADDER_CEILING_BANDWIDTH,
+    .try_symbol = "ladder_try_reduce",
+    .try_template = "reduce/reduce_try_template.cu",
+    .try_rung = LADDER_RUNG(NULL, NULL, tried_reduce, 0),
     .variants = reduce_variants,
     .variant_count = (int)(sizeof reduce_variants / sizeof reduce_variants[0]),
     .size_error = size_error,

@@ -16,6 +16,8 @@
 #include "harness/check/check.h"
 #include "harness/check/rng.h"
 #include "harness/check/validate.h"
+#include "harness/user/load.h"
+#include "ladder_try.h"
 
 /* ---- CPU rungs ------------------------------------------------------------ */
 
@@ -267,6 +269,14 @@ static const ladder_variant sgemm_variants[] = {
      (ladder_impl)cublas_sgemm, 0, LADDER_BASELINE},
 };
 
+/* `ladder try sgemm FILE.cu`: the user's ladder_try_sgemm (include/ladder_try.h) as a rung. */
+static void tried_sgemm(const float *a, const float *b, float *c, int m, int n, int k, cudaStream_t stream)
+{
+    _Static_assert(LADDER_SAME_TYPE(ladder_try_sgemm, sgemm_launcher), "ladder_try.h disagrees with sgemm.h");
+    ((sgemm_launcher *)ladder_user_entry())(a, b, c, m, n, k, stream);
+    ladder_user_check_launch();
+}
+
 /* Above these, the CPU rungs would take seconds per run. */
 #define CPU_SERIAL_MAX_MNK (1LL << 27)  /* 512^3 */
 #define CPU_BLOCKED_MAX_MNK (1LL << 33) /* 2048^3 */
@@ -431,6 +441,9 @@ const ladder_case sgemm_case = {
     .test_sizes = {"1031x97x67", "100x260x36", "255x257x129", "32x32x32", "1x1x1",
                    "2048x2048x40" /* tile_by_size takes its big tile */, "4095x1x127", NULL},
     .ceiling = LADDER_CEILING_FP32,
+    .try_symbol = "ladder_try_sgemm",
+    .try_template = "sgemm/sgemm_try_template.cu",
+    .try_rung = LADDER_RUNG(NULL, NULL, tried_sgemm, 0),
     .variants = sgemm_variants,
     .variant_count = (int)(sizeof sgemm_variants / sizeof sgemm_variants[0]),
     .size_error = size_error,

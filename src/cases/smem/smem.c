@@ -15,6 +15,8 @@
 #include "harness/check/check.h"
 #include "harness/check/rng.h"
 #include "harness/check/validate.h"
+#include "harness/user/load.h"
+#include "ladder_try.h"
 
 ladder_check smem_reverse_check_host(const float *in, const float *out, long long n)
 {
@@ -48,6 +50,14 @@ static const ladder_variant smem_variants[] = {
          "one extern allocation carved into double, int and char arrays (largest alignment first): value, index, flag"),
     {"memcpy", "cudaMemcpy device to device of the same bytes", (ladder_impl)memcpy_baseline, 0, LADDER_BASELINE},
 };
+
+/* `ladder try smem FILE.cu`: the user's ladder_try_smem (include/ladder_try.h) as a rung. */
+static void tried_reverse(const float *in, float *out, long long n, cudaStream_t stream)
+{
+    _Static_assert(LADDER_SAME_TYPE(ladder_try_smem, smem_reverse_launcher), "ladder_try.h disagrees with smem.h");
+    ((smem_reverse_launcher *)ladder_user_entry())(in, out, n, stream);
+    ladder_user_check_launch();
+}
 
 typedef struct smem_state {
     long long n;
@@ -138,6 +148,9 @@ const ladder_case smem_case = {
     .quick_size = "2^22",
     .test_sizes = {"100003", "257", "1", "4096", NULL},
     .ceiling = LADDER_CEILING_BANDWIDTH,
+    .try_symbol = "ladder_try_smem",
+    .try_template = "smem/smem_try_template.cu",
+    .try_rung = LADDER_RUNG(NULL, NULL, tried_reverse, 0),
     .variants = smem_variants,
     .variant_count = (int)(sizeof smem_variants / sizeof smem_variants[0]),
     .size_error = size_error,

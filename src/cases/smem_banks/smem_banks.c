@@ -214,6 +214,7 @@ const ladder_case smem_banks_case = {
     .quick_size = "528x16",
     .test_sizes = {"3x1", "1x2", "5x1", NULL},
     .ceiling = LADDER_CEILING_BANDWIDTH,
+    .try_refusal = "smem_banks is a sweep of shared-memory strides and word sizes, not one result computed from its inputs",
     .variants = smem_banks_variants,
     .variant_count = (int)(sizeof smem_banks_variants / sizeof smem_banks_variants[0]),
     .size_error = size_error,

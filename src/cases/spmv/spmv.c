@@ -20,6 +20,8 @@
 #include "harness/check/rng.h"
 #include "harness/check/validate.h"
 #include "io/matrix_market.h"
+#include "harness/user/load.h"
+#include "ladder_try.h"
 
 /* Row pointers are 32-bit, and the adaptive rung's chunk arithmetic adds a
  * chunk to an entry index. */
@@ -39,6 +41,19 @@ static const ladder_variant spmv_variants[] = {
     LADDER_VARIANT("cusparse", "cuSPARSE SpMV (generic API, CSR_ALG1), workspace and preprocessing outside the timed region",
                    spmv_cusparse_run, 0, LADDER_BASELINE),
 };
+
+/* `ladder try spmv FILE.cu`: the user's ladder_try_spmv (include/ladder_try.h) as a rung. */
+typedef void tried_spmv_entry(int rows, int cols, int nnz, const int *row_ptr, const int *col, const float *val,
+                              const float *x, float *y, cudaStream_t stream);
+
+static void tried_spmv(const spmv_matrix *a, const spmv_plan *plan, const float *x, float *y, int param,
+                       cudaStream_t stream)
+{
+    (void)plan, (void)param;
+    _Static_assert(LADDER_SAME_TYPE(ladder_try_spmv, tried_spmv_entry), "ladder_try.h disagrees with this adapter");
+    ((tried_spmv_entry *)ladder_user_entry())(a->rows, a->cols, a->nnz, a->row_ptr, a->col, a->val, x, y, stream);
+    ladder_user_check_launch();
+}
 
 /* ---- matrices ---- */
 
@@ -435,6 +450,9 @@ const ladder_case spmv_case = {
     .size_forms = "banded powerlaw file",
     .test_sizes = {"banded:1", "banded:997", "powerlaw:1", "powerlaw:3001", "powerlaw:20011", NULL},
     .ceiling = LADDER_CEILING_BANDWIDTH,
+    .try_symbol = "ladder_try_spmv",
+    .try_template = "spmv/spmv_try_template.cu",
+    .try_rung = LADDER_RUNG(NULL, NULL, tried_spmv, 0),
     .variants = spmv_variants,
     .variant_count = (int)(sizeof spmv_variants / sizeof spmv_variants[0]),
     .size_error = size_error,

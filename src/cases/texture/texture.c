@@ -491,6 +491,8 @@ const ladder_case texture_case = {
     .quick_size = "2048x2048",
     .test_sizes = {"37x1001", "13x11", "1x50", NULL},
     .ceiling = LADDER_CEILING_BANDWIDTH,
+    .try_refusal = "texture is a sweep of fetch paths and addressing modes, each checked against a model of the "
+                   "hardware, not one result",
     .variants = texture_variants,
     .variant_count = (int)(sizeof texture_variants / sizeof texture_variants[0]),
     .size_error = size_error,

@@ -475,6 +475,7 @@ const ladder_case transfer_case = {
     .quick_size = "2^24",
     .test_sizes = {"4099", "65536", "1000003", "2^22+6", NULL},
     .ceiling = LADDER_CEILING_BANDWIDTH,
+    .try_refusal = "transfer measures host-device copies over a sweep of sizes and streams: there is no kernel to replace",
     .variants = transfer_variants,
     .variant_count = VARIANT_COUNT,
     .size_error = size_error,

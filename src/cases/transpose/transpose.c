@@ -13,6 +13,8 @@
 #include "harness/check/check.h"
 #include "harness/check/rng.h"
 #include "harness/check/validate.h"
+#include "harness/user/load.h"
+#include "ladder_try.h"
 
 /* variant.param: what a correct output is. */
 enum { TRANSPOSED = 0, COPIED = 1 };
@@ -64,6 +66,15 @@ static const ladder_variant transpose_variants[] = {
     LADDER_VARIANT("memcpy", "cudaMemcpy device to device of the same bytes", memcpy_baseline, COPIED,
                    LADDER_BASELINE),
 };
+
+/* `ladder try transpose FILE.cu`: the user's ladder_try_transpose (include/ladder_try.h) as a rung. */
+static void tried_transpose(const float *in, float *out, int rows, int cols, cudaStream_t stream)
+{
+    _Static_assert(LADDER_SAME_TYPE(ladder_try_transpose, transpose_launcher),
+                   "ladder_try.h disagrees with transpose.h");
+    ((transpose_launcher *)ladder_user_entry())(in, out, rows, cols, stream);
+    ladder_user_check_launch();
+}
 
 typedef struct transpose_state {
     int rows, cols;
@@ -161,6 +172,9 @@ const ladder_case transpose_case = {
     .quick_size = "2048x2048",
     .test_sizes = {"1000x777", "33x4097", "512x256", "1000x1028", "1x1", NULL},
     .ceiling = LADDER_CEILING_BANDWIDTH,
+    .try_symbol = "ladder_try_transpose",
+    .try_template = "transpose/transpose_try_template.cu",
+    .try_rung = LADDER_RUNG(NULL, NULL, tried_transpose, TRANSPOSED),
     .variants = transpose_variants,
     .variant_count = (int)(sizeof transpose_variants / sizeof transpose_variants[0]),
     .size_error = size_error,
