@@ -23,6 +23,7 @@ int main(int argc, char **argv)
 
     if (strcmp(c.command, "list") == 0) return command_list(&c);
     if (strcmp(c.command, "run") == 0) return command_run(&c, &info);
+    if (strcmp(c.command, "try") == 0) return command_try(&c, &info);
     if (strcmp(c.command, "device") == 0) return command_device(&c, &info);
     usage_error("unknown command '%s'", c.command);
 }

@@ -13,6 +13,7 @@
 #include "harness/device/device.h"
 #include "harness/record/results.h"
 #include "harness/record/run_document.h"
+#include "harness/run/runner.h"
 #include "harness/run/size.h"
 
 #define LADDER_VERSION "0.1.0"
@@ -47,6 +48,10 @@ typedef struct cli {
     int quiet;
     int no_energy;
     const char *json_path, *csv_path;
+    const char *hang_timeout; /* as typed, for the children of `try` */
+    /* try's own options */
+    int try_template;
+    const char *try_name, *nvcc;
 } cli;
 
 /* A usage error: one line naming the option or argument, the pointer to
@@ -61,6 +66,9 @@ cli parse_command_line(int argc, char **argv);
  * (*given says whether the user chose them). */
 ladder_size_list sizes_for(const cli *c, const ladder_case *lc, int *given);
 void join_arguments(int argc, char **argv, char *buf, size_t len);
+/* The runner's options from the command line's: seed, samples, time cap
+ * (short with --quick), the variant chosen. */
+ladder_run_options run_options(const cli *c, uint64_t seed);
 
 /* The GPUs of a run and its output files (run_gpus.c). */
 const char *output_for_gpu(const cli *c, const char *path, int ordinal, char *buf, size_t len);
@@ -69,8 +77,25 @@ void resolve_devices(cli *c);
 void open_gpu(const cli *c, int ordinal, ladder_device *device, ladder_run_info *info, int tensor);
 void save_document(const ladder_run_document *doc);
 
+/* run_command.c's steps, which `try` shares. Every size of every case
+ * named, before the GPU is opened: a size a case cannot take is the same
+ * usage error on any machine. */
+void check_sizes(const cli *c, const ladder_case *const *selected, int count);
+/* One case at one size: its ladder run. Returns 0, or -1 when a default
+ * size does not fit this GPU (the case is skipped, said on stderr). */
+int measure_case_at(const ladder_case *lc, const ladder_size *size, int size_given, const ladder_device *device,
+                    const ladder_run_options *options, ladder_results *results);
+/* With --ncu: the counters of records [first, count) (ncu.h). */
+void collect_counters(const cli *c, const ladder_case *lc, const ladder_size *size, const ladder_device *device,
+                      const ladder_run_options *options, const char *ncu, ladder_results *results, size_t first);
+/* The table, summaries and counters of records [first, count); 1 when one is wrong. */
+int print_case(const ladder_results *results, size_t first, size_t first_summary);
+
 int command_list(const cli *c);
 int command_run(cli *c, ladder_run_info *info);
+int command_try(cli *c, ladder_run_info *info);
+/* The child of `try` (try_child.c): the tried kernel in `object`, alone on the case's ladder. */
+int try_child(const cli *c, const ladder_case *lc, const char *object);
 int command_device(cli *c, ladder_run_info *info);
 int command_script(const char *name, int argc, char **argv);
 int command_occupancy(int argc, char **argv);

@@ -45,6 +45,28 @@ expect 2 "option --hang-timeout needs a value" run --hang-timeout
 expect 0 "tiled_padded" list transpose
 expect 0 "transpose" list
 
+# try: every mistake in the command line is one line and exit 2, before
+# any compile or GPU (try_templates_test.sh covers the files themselves).
+expect 2 "unknown case 'nosuchcase'" try nosuchcase x.cu
+expect 2 "try coalescing: coalescing is a sweep" try coalescing x.cu
+expect 2 "try allreduce: allreduce spans every GPU" try allreduce --template
+expect 2 "try needs a case and a kernel file" try
+expect 2 "try needs a kernel file: ladder try transpose FILE.cu" try transpose
+expect 2 "cannot read the kernel file '$tmp/missing.cu': No such file" try transpose "$tmp/missing.cu"
+expect 2 "cannot read the kernel file '$tmp': it is a directory" try transpose "$tmp"
+expect 2 "--template takes no file" try transpose x.cu --template
+expect 2 "--template, --name and --nvcc are options of try" run transpose --name mine
+expect 2 "option --nvcc needs a value" try transpose x.cu --nvcc
+expect 2 "try runs on one GPU" try transpose x.cu --device 0,1
+expect 2 "transpose takes ROWSxCOLS or N" try transpose x.cu --size 2x3x4
+expect 2 "--size names case 'reduce'" try transpose x.cu --size reduce=5
+expect 0 "ladder_try_transpose(const float \*in" try transpose --template
+expect 0 "try CASE FILE.cu" --help
+: >"$tmp/a.cu"
+expect 2 "--name names one file's rung" try transpose "$tmp/a.cu" "$tmp/a.cu" --name x
+expect 2 "two files make the rung 'a.cu'" try transpose "$tmp/a.cu" "$tmp/a.cu"
+expect 2 "no variant 'nosuch' in the case, nor a tried file" try transpose "$tmp/a.cu" --variant nosuch
+
 # --ncu needs Nsight Compute; checked before the GPU is touched.
 LADDER_NCU=/nonexistent/ncu expect 1 "LADDER_NCU=/nonexistent/ncu is not an executable" run smem --ncu
 expect 2 "device takes no cases, sizes, variants or --ncu" device --ncu

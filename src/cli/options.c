@@ -1,5 +1,6 @@
 /* The options of `run`, `list` and `device`, and the usage text: everything
  * the user typed is checked here, before the GPU is touched. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,12 @@ static const char usage_text[] =
     "                         resident blocks and warps per SM, the occupancy and what\n"
     "                         limits it; --cc needs no GPU; here --json is a flag that\n"
     "                         prints one JSON object instead of the text\n"
+    "  try CASE FILE.cu [FILE2.cu ...] [--name NAME] [--nvcc PATH] [options of run]\n"
+    "                         your kernel on the case's ladder: FILE.cu defines the entry point\n"
+    "                         that include/ladder_try.h declares; compiled with nvcc, checked at\n"
+    "                         the case's odd sizes, timed beside every rung in a child process\n"
+    "                         (a fault or hang there keeps the ladder); exit 5: it faulted\n"
+    "  try CASE --template    a starter FILE.cu for the case, on standard output\n"
     "  blur IN OUT [--variant NAME|INDEX] [--device N]\n"
     "                         smooth a PPM (P6) or PAM (P7) image with a blur rung (default:\n"
     "                         the best); without a GPU, with the CPU reference\n"
@@ -202,6 +209,13 @@ cli parse_command_line(int argc, char **argv)
             if (ladder_watchdog_parse(option_value(argc, argv, &i), &seconds, err, sizeof err) != 0)
                 usage_error("%s", err);
             ladder_watchdog_set_fixed(seconds);
+            c.hang_timeout = argv[i];
+        } else if (strcmp(a, "--template") == 0) {
+            c.try_template = 1;
+        } else if (strcmp(a, "--name") == 0) {
+            c.try_name = option_value(argc, argv, &i);
+        } else if (strcmp(a, "--nvcc") == 0) {
+            c.nvcc = option_value(argc, argv, &i);
         } else if (strcmp(a, "--ncu") == 0) {
             c.ncu = 1;
         } else if (strcmp(a, "--quick") == 0) {
@@ -227,6 +241,8 @@ cli parse_command_line(int argc, char **argv)
         print_usage(stderr);
         exit(LADDER_EXIT_USAGE);
     }
+    if (strcmp(c.command, "try") != 0 && (c.try_template || c.try_name || c.nvcc))
+        usage_error("--template, --name and --nvcc are options of try%s", "");
     return c;
 }
 
@@ -244,6 +260,13 @@ ladder_size_list sizes_for(const cli *c, const ladder_case *lc, int *given)
     if (ladder_parse_size_list(c->quick ? lc->quick_size : lc->default_size, &list, err, sizeof err) != 0)
         ladder_die("case %s has a bad built-in size: %s", lc->name, err);
     return list;
+}
+
+ladder_run_options run_options(const cli *c, uint64_t seed)
+{
+    return (ladder_run_options){.seed = seed, .quick = c->quick, .min_samples = c->samples,
+                                .time_cap_s = c->quick ? fmin(c->time_cap_s, 0.2) : c->time_cap_s,
+                                .variant = c->variant};
 }
 
 void join_arguments(int argc, char **argv, char *buf, size_t len)

@@ -37,14 +37,13 @@ static int profile_for_ncu(const cli *c, const ladder_case *const *selected, int
     return 0;
 }
 
-/* One case at one size: run, print, profile with --ncu. Returns 1 when a
- * variant produced a wrong result. */
-static int run_case_at(const cli *c, const ladder_case *lc, const ladder_size *size, int size_given,
-                       const ladder_device *device, const ladder_run_options *options, const char *ncu,
-                       ladder_results *results)
+/* One case at one size: its ladder run. Returns 0, or -1 when a default
+ * size does not fit this GPU (the case is skipped, said on stderr, and the
+ * others run). */
+int measure_case_at(const ladder_case *lc, const ladder_size *size, int size_given, const ladder_device *device,
+                    const ladder_run_options *options, ladder_results *results)
 {
     char err[512];
-    size_t first = results->count, first_summary = results->summary_count;
     ladder_status status = ladder_run_case(lc, size, device, options, results, err, sizeof err);
     if (status == LADDER_BAD_SIZE) {
         fprintf(stderr, "ladder: %s: %s (see ladder list %s)\n", lc->name, err, lc->name);
@@ -55,17 +54,27 @@ static int run_case_at(const cli *c, const ladder_case *lc, const ladder_size *s
     if (status == LADDER_NO_MEMORY && size_given) ladder_die("%s: %s", lc->name, err);
     if (status == LADDER_NO_MEMORY) {
         fprintf(stderr, "ladder: %s skipped: %s; try --quick or --size %s=...\n", lc->name, err, lc->name);
-        return 0;
+        return -1;
     }
+    return 0;
+}
+
+void collect_counters(const cli *c, const ladder_case *lc, const ladder_size *size, const ladder_device *device,
+                      const ladder_run_options *options, const char *ncu, ladder_results *results, size_t first)
+{
+    if (!c->ncu || ladder_stop_signal()) return;
+    char err[512];
+    int rc = ladder_ncu_collect(ncu, lc, size, device->ordinal, options, results, first, err, sizeof err);
+    if (rc == LADDER_EXIT_HUNG) ladder_die_unrecoverable(LADDER_EXIT_HUNG, err);
+    if (rc) ladder_die("%s", err);
+}
+
+int print_case(const ladder_results *results, size_t first, size_t first_summary)
+{
     ladder_progress_clear();
     ladder_print_table(stdout, results, first);
     ladder_print_summaries(stdout, results, first_summary);
-    if (c->ncu && !ladder_stop_signal()) {
-        int rc = ladder_ncu_collect(ncu, lc, size, device->ordinal, options, results, first, err, sizeof err);
-        if (rc == LADDER_EXIT_HUNG) ladder_die_unrecoverable(LADDER_EXIT_HUNG, err);
-        if (rc) ladder_die("%s", err);
-        ladder_print_counters(stdout, results, first);
-    }
+    ladder_print_counters(stdout, results, first);
     fflush(stdout);
     int invalid = 0;
     for (size_t i = first; i < results->count; ++i)
@@ -73,9 +82,22 @@ static int run_case_at(const cli *c, const ladder_case *lc, const ladder_size *s
     return invalid;
 }
 
-/* Every size of every case named, before the GPU is opened: a size a case
- * cannot take is the same usage error on any machine. */
-static void check_sizes(const cli *c, const ladder_case *const *selected, int count)
+/* One case at one size: measured and printed, then with --ncu profiled and
+ * its counters printed. Returns 1 when a variant produced a wrong result. */
+static int run_case_at(const cli *c, const ladder_case *lc, const ladder_size *size, int size_given,
+                       const ladder_device *device, const ladder_run_options *options, const char *ncu,
+                       ladder_results *results)
+{
+    size_t first = results->count, first_summary = results->summary_count;
+    if (measure_case_at(lc, size, size_given, device, options, results) != 0) return 0;
+    int invalid = print_case(results, first, first_summary);
+    collect_counters(c, lc, size, device, options, ncu, results, first);
+    ladder_print_counters(stdout, results, first);
+    fflush(stdout);
+    return invalid;
+}
+
+void check_sizes(const cli *c, const ladder_case *const *selected, int count)
 {
     for (int k = 0; k < count; ++k) {
         int size_given;
@@ -99,9 +121,7 @@ static int run_on_gpu(const cli *c, int ordinal, int first_gpu, const ladder_cas
     int tensor = 0;
     for (int k = 0; k < count; ++k) tensor |= selected[k]->ceiling == LADDER_CEILING_BF16_TENSOR;
     open_gpu(c, ordinal, &device, info, tensor);
-    ladder_run_options options = {
-        .seed = info->seed, .quick = c->quick, .min_samples = c->samples,
-        .time_cap_s = c->quick ? fmin(c->time_cap_s, 0.2) : c->time_cap_s, .variant = c->variant};
+    ladder_run_options options = run_options(c, info->seed);
     ladder_results results = {0};
     char json[4096], csv[4096];
     ladder_run_document doc = {output_for_gpu(c, c->json_path, ordinal, json, sizeof json),
