@@ -76,6 +76,10 @@ void check_outputs(const cli *c);
 void resolve_devices(cli *c);
 void open_gpu(const cli *c, int ordinal, ladder_device *device, ladder_run_info *info, int tensor);
 void save_document(const ladder_run_document *doc);
+/* The end of a run on one GPU: its document marked complete, or stopped by
+ * the signal that asked (said on stderr, with what was kept); the results
+ * freed, the energy and timing sessions closed. */
+void end_gpu_run(ladder_run_document *doc, ladder_results *results);
 
 /* run_command.c's steps, which `try` shares. Every size of every case
  * named, before the GPU is opened: a size a case cannot take is the same

@@ -1,7 +1,6 @@
 /* `ladder run [CASE...]`: every size of every case named, on each GPU of the
  * run in turn, through the harness's runner; the results document is
  * rewritten after every case, so an interrupted run keeps what it finished. */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,9 +9,7 @@
 #include "cli.h"
 #include "harness/check/check.h"
 #include "harness/device/device.h"
-#include "harness/measure/energy.h"
 #include "harness/measure/ncu.h"
-#include "harness/measure/timing.h"
 #include "harness/record/progress.h"
 #include "harness/run/runner.h"
 #include "harness/run/stop.h"
@@ -149,19 +146,7 @@ static int run_on_gpu(const cli *c, int ordinal, int first_gpu, const ladder_cas
         }
     }
     ladder_progress_clear();
-    ladder_document_keep_on_error(NULL);
-    if (ladder_stop_signal()) {
-        info->stopped_by = ladder_stop_signal_name();
-        save_document(&doc);
-        fprintf(stderr, "ladder: stopped by %s\n", info->stopped_by);
-        ladder_document_announce_kept(&doc);
-    } else {
-        info->complete = 1;
-        save_document(&doc);
-    }
-    ladder_results_free(&results);
-    ladder_energy_close();
-    ladder_timing_shutdown();
+    end_gpu_run(&doc, &results);
     return invalid;
 }
 

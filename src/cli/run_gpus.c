@@ -10,12 +10,31 @@
 #include "harness/device/device.h"
 #include "harness/measure/contention.h"
 #include "harness/measure/energy.h"
+#include "harness/measure/timing.h"
 #include "harness/record/atomic_file.h"
+#include "harness/run/stop.h"
 
 void save_document(const ladder_run_document *doc)
 {
     char err[512];
     if (ladder_document_save(doc, err, sizeof err) != 0) ladder_die("%s", err);
+}
+
+void end_gpu_run(ladder_run_document *doc, ladder_results *results)
+{
+    ladder_document_keep_on_error(NULL);
+    if (ladder_stop_signal()) {
+        doc->info->stopped_by = ladder_stop_signal_name();
+        save_document(doc);
+        fprintf(stderr, "ladder: stopped by %s\n", doc->info->stopped_by);
+        ladder_document_announce_kept(doc);
+    } else {
+        doc->info->complete = 1;
+        save_document(doc);
+    }
+    ladder_results_free(results);
+    ladder_energy_close();
+    ladder_timing_shutdown();
 }
 
 /* The output file for one GPU of the run: FILE itself with one GPU, else

@@ -16,7 +16,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
-#include <math.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,9 +26,7 @@
 
 #include "cli.h"
 #include "harness/check/check.h"
-#include "harness/measure/energy.h"
 #include "harness/measure/ncu.h"
-#include "harness/measure/timing.h"
 #include "harness/record/progress.h"
 #include "harness/run/stop.h"
 #include "harness/user/compile.h"
@@ -309,9 +306,12 @@ static child_outcome run_child(const cli *c, const ladder_case *lc, const tried_
 
 /* The tried kernel's record at one size, beside the ladder's records
  * [first, count): made from the child's report, or, where the child did
- * not finish, a skipped row that says why. */
+ * not finish, a skipped row that says why; with the failures of the checks
+ * at the case's test sizes (`checked`: the report of the first size's
+ * child, which made them). */
 static void add_tried_record(const ladder_case *lc, const ladder_device *device, const tried_file *t,
-                             const child_outcome *o, const char *size_text, ladder_results *results)
+                             const child_outcome *o, const ladder_try_report *checked, const char *size_text,
+                             ladder_results *results)
 {
     ladder_record *rec = ladder_results_add(results);
     if (o->end == CHILD_FINISHED) {
@@ -334,8 +334,8 @@ static void add_tried_record(const ladder_case *lc, const ladder_device *device,
     snprintf(rec->source_sha256, sizeof rec->source_sha256, "%s", t->sha256);
     snprintf(rec->compile_command, sizeof rec->compile_command, "%s", t->command);
     size_t used = 0;
-    for (int k = 0; k < o->report.check_count; ++k) {
-        const ladder_try_check *check = &o->report.checks[k];
+    for (int k = 0; k < checked->check_count; ++k) {
+        const ladder_try_check *check = &checked->checks[k];
         if (check->passed || check->skipped[0] || used + 1 >= sizeof rec->test_size_failures) continue;
         used += (size_t)snprintf(rec->test_size_failures + used, sizeof rec->test_size_failures - used,
                                  "%s%s: error %.2e, tolerance %.2e%s", used ? "; " : "", check->size,
@@ -362,23 +362,16 @@ static void report_fault(const cli *c, const ladder_case *lc, const tried_file *
     fprintf(stderr, "  to find the line: %s\n", command);
 }
 
-/* The wrong results of a tried kernel at the case's test sizes, one line. */
-static int report_checks(const tried_file *t, const ladder_record *rec)
-{
-    if (!rec->test_size_failures[0]) return 0;
-    printf("%s: wrong result at the case's test sizes: %s\n", t->name, rec->test_size_failures);
-    return 1;
-}
-
 /* ---------------- the command ---------------- */
 
-/* The ladder's rungs, then the tried kernels' records, at one size: the
- * table, the placements. Returns the exit code this size asks for (0, or
- * LADDER_EXIT_INVALID, _HUNG, _USER_FAULT). */
+/* The ladder's rungs, then the tried kernels' records, at one size (their
+ * children's outcomes; `checked`, the first size's, made the checks at the
+ * case's test sizes): the table, the placements. Returns the exit code
+ * this size asks for (0, or LADDER_EXIT_INVALID, _HUNG, _USER_FAULT). */
 static int report_size(const cli *c, const ladder_case *lc, const ladder_size *size, int size_given,
                        const ladder_device *device, const ladder_run_options *options, const char *ncu,
-                       int ladder_rungs, const tried_file *files, int count, child_outcome *outcomes,
-                       ladder_results *results)
+                       int ladder_rungs, const tried_file *files, int count, const child_outcome *outcomes,
+                       const child_outcome *checked, ladder_results *results)
 {
     char size_text[64];
     ladder_format_size(size, size_text, sizeof size_text);
@@ -388,13 +381,14 @@ static int report_size(const cli *c, const ladder_case *lc, const ladder_size *s
     if (ladder_rungs && measure_case_at(lc, size, size_given, device, options, results) == 0)
         collect_counters(c, lc, size, device, options, ncu, results, first);
     size_t ladder_end = results->count;
-    for (int f = 0; f < count; ++f) add_tried_record(lc, device, &files[f], &outcomes[f], size_text, results);
+    for (int f = 0; f < count; ++f)
+        add_tried_record(lc, device, &files[f], &outcomes[f], &checked[f].report, size_text, results);
     ladder_results_relate(results, first);
     int invalid = print_case(results, first, first_summary);
     int code = 0;
     for (int f = 0; f < count; ++f) {
         const ladder_record *rec = &results->records[ladder_end + (size_t)f];
-        invalid |= report_checks(&files[f], rec);
+        invalid |= rec->test_size_failures[0] != '\0';
         char line[2048];
         ladder_place(lc, &results->records[first], results->count - first, rec, line, sizeof line);
         fputs(line, stdout);
@@ -418,14 +412,6 @@ static int variant_is_tried(const cli *c, const tried_file *files, int count)
     for (int f = 0; c->variant && f < count; ++f)
         if (strcmp(c->variant, files[f].name) == 0) return 1;
     return 0;
-}
-
-static int worse(int a, int b)
-{
-    static const int order[] = {0, LADDER_EXIT_INVALID, LADDER_EXIT_HUNG, LADDER_EXIT_USER_FAULT};
-    int ra = 0, rb = 0;
-    for (int i = 0; i < 4; ++i) ra = order[i] == a ? i : ra, rb = order[i] == b ? i : rb;
-    return ra >= rb ? a : b;
 }
 
 int command_try(cli *c, ladder_run_info *info)
@@ -489,26 +475,16 @@ int command_try(cli *c, ladder_run_info *info)
     for (int s = 0; s < sizes.count && !ladder_stop_signal(); ++s) {
         info->running_case = lc->name;
         save_document(&doc);
-        code = worse(code, report_size(c, lc, &sizes.size[s], size_given, &device, &options, ncu, ladder_rungs,
-                                       files, count, &outcomes[s * count], &results));
+        /* The exit codes rank as their numbers do: 5 a fault, 4 a hang, 3 a wrong result. */
+        int size_code = report_size(c, lc, &sizes.size[s], size_given, &device, &options, ncu, ladder_rungs,
+                                    files, count, &outcomes[s * count], outcomes, &results);
+        if (size_code > code) code = size_code;
         if (ladder_stop_signal()) break;
         info->running_case = NULL;
         doc.finished_cases++;
         save_document(&doc);
     }
-    ladder_document_keep_on_error(NULL);
     free(outcomes);
-    if (ladder_stop_signal()) {
-        info->stopped_by = ladder_stop_signal_name();
-        save_document(&doc);
-        fprintf(stderr, "ladder: stopped by %s\n", info->stopped_by);
-        ladder_document_announce_kept(&doc);
-        return ladder_stop_exit_code();
-    }
-    info->complete = 1;
-    save_document(&doc);
-    ladder_results_free(&results);
-    ladder_energy_close();
-    ladder_timing_shutdown();
-    return code;
+    end_gpu_run(&doc, &results);
+    return ladder_stop_signal() ? ladder_stop_exit_code() : code;
 }

@@ -47,6 +47,11 @@ void ladder_place(const ladder_case *c, const ladder_record *records, size_t cou
                  mine->size, mine->rel_error, mine->tolerance);
         return;
     }
+    if (mine->test_size_failures[0]) {
+        snprintf(out, len, "%s: wrong at the case's test sizes (%s): not placed\n", mine->variant,
+                 mine->test_size_failures);
+        return;
+    }
     if (fraction > LADDER_PLACE_CEILING_SLACK) {
         snprintf(out, len,
                  "%s at %s: %s would be %.2f of the measured %s ceiling, more than this GPU can do: check the work "

@@ -24,8 +24,9 @@ double ladder_limiter_fraction(const ladder_record *rec, const char **ceiling);
 /* The placement of `mine` (a tried kernel's record) among records[0, count),
  * one case at one size in ladder order (its baseline and references among
  * them), as two lines ending in newlines: where it lands, then the next
- * step (or why it is not placed: a wrong result, a result above the
- * ceiling, nothing to place it against). `c` gives the rungs' stories. */
+ * step (or why it is not placed: a wrong result here or at one of the
+ * case's test sizes, a result above the ceiling, nothing to place it
+ * against). `c` gives the rungs' stories. */
 void ladder_place(const ladder_case *c, const ladder_record *records, size_t count, const ladder_record *mine,
                   char *out, size_t len);
 

@@ -74,6 +74,12 @@ int main(void)
     EXPECTF(strstr(out, "wrong result (error 2.50e-01, tolerance 1.00e-06): not placed") && !strstr(out, "between"),
             "%s", out);
 
+    /* Right at its own size but wrong at an odd one: not placed either. */
+    mine = record("mine.cu", -1, 1.6);
+    snprintf(mine.test_size_failures, sizeof mine.test_size_failures, "1000x777: error 1.00e-01, tolerance 0");
+    ladder_place(&fake_case, rungs, 4, &mine, out, sizeof out);
+    EXPECTF(strstr(out, "wrong at the case's test sizes (1000x777: error") && !strstr(out, "between"), "%s", out);
+
     /* Above the measured ceiling: flagged, never a record to beat. */
     mine = record("mine.cu", -1, 0.5);
     ladder_place(&fake_case, rungs, 4, &mine, out, sizeof out);

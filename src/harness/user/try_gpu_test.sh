@@ -56,7 +56,8 @@ done
 
 planted="$root/tests/try"
 try edge 3 transpose "$planted/transpose_skips_edge.cu"
-grep -q "wrong result at the case's test sizes: 1000x777: error" "$tmp/edge.out" || fail "edge: no line for the odd size"
+grep -q "transpose_skips_edge.cu: wrong at the case's test sizes (1000x777: error" "$tmp/edge.out" ||
+    fail "edge: no line for the odd size"
 records edge 'user[0]["test_size_failures"] and "1000x777" in user[0]["test_size_failures"] and
     "512x256" not in user[0]["test_size_failures"] and all(x["valid"] for x in rungs)'
 
