@@ -4,10 +4,12 @@
 # tests/try/ fail as they should (a skipped edge and an unwritten output:
 # exit 3; an out-of-bounds write: the fault line, the compute-sanitizer
 # command, exit 5; a hang: the watchdog's line, exit 4), each time with the
-# ladder's own records kept. Where compute-sanitizer is installed, each
-# template's child runs under memcheck too. Skipped (77) without a GPU.
-# Usage: try_gpu_test.sh path/to/ladder path/to/nvcc
-ladder=$1 nvcc=$2
+# ladder's own records kept. With `memcheck` last, instead: each template's
+# child alone (at small sizes) under compute-sanitizer memcheck, which must
+# find nothing. Skipped (77) without a GPU (or, for memcheck, without
+# compute-sanitizer).
+# Usage: try_gpu_test.sh path/to/ladder path/to/nvcc [memcheck]
+ladder=$1 nvcc=$2 mode=${3:-ladders}
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 "$ladder" device --quick >/dev/null 2>&1 || { echo "no GPU: skipped"; exit 77; }
 failures=0
@@ -43,8 +45,33 @@ assert eval("(" + sys.argv[2] + ")"), [(x["variant"], x["size"], x["valid"], x["
 PY
 }
 
-for case_name in transpose reduce sgemm hgemm gemv gemv_t spmv ado blur attention smem; do
-    "$ladder" try "$case_name" --template >"$tmp/${case_name}_mine.cu"
+triable="transpose reduce sgemm hgemm gemv gemv_t spmv ado blur attention smem"
+for case_name in $triable; do "$ladder" try "$case_name" --template >"$tmp/${case_name}_mine.cu"; done
+
+# Each template's child alone under memcheck: the entry point, the odd sizes, the timing, no error.
+if [ "$mode" = memcheck ]; then
+    command -v compute-sanitizer >/dev/null 2>&1 || { echo "no compute-sanitizer: skipped"; exit 77; }
+    for case_name in $triable; do
+        size=$(python3 -c "
+print({'transpose': '97x45', 'reduce': '1000', 'sgemm': '65x33x17', 'hgemm': '65x33x24', 'gemv': '97x45',
+       'gemv_t': '97x45', 'spmv': 'powerlaw:999', 'ado': '33x17x5', 'blur': '97x45', 'attention': '1x2x33x64',
+       'smem': '1000'}['$case_name'])")
+        "$nvcc" -O3 -lineinfo -Xcompiler -fPIC -shared -I"$root/include" "$tmp/${case_name}_mine.cu" \
+            "$root/src/harness/user/launch_errors.cu" -o "$tmp/$case_name.so" || { fail "$case_name: nvcc"; continue; }
+        if LADDER_TRY_CHILD="$tmp/$case_name.so" LADDER_TRY_REPORT="$tmp/$case_name.report" LADDER_TRY_TEST_SIZES=1 \
+            compute-sanitizer --tool memcheck --error-exitcode 99 "$ladder" try "$case_name" "$tmp/${case_name}_mine.cu" \
+            --name mine --size "$case_name=$size" --no-energy --time-cap 0 >"$tmp/$case_name.memcheck" 2>&1; then
+            echo "ok: memcheck clean for $case_name's template"
+        else
+            fail "memcheck on $case_name's template:"; tail -20 "$tmp/$case_name.memcheck" | sed 's/^/  /'
+        fi
+    done
+    [ "$failures" -eq 0 ] && echo "try_gpu_test memcheck: ok" || echo "try_gpu_test memcheck: $failures failed"
+    [ "$failures" -eq 0 ]
+    exit
+fi
+
+for case_name in $triable; do
     try "$case_name" 0 "$case_name" "$tmp/${case_name}_mine.cu"
     grep -q "^you  ${case_name}_mine.cu" "$tmp/$case_name.out" || fail "$case_name: no row of yours in the table"
     grep -q "^${case_name}_mine.cu at .*of the .* ceiling" "$tmp/$case_name.out" ||
@@ -74,27 +101,6 @@ records fault 'user[0]["skipped"] and "faulted" in user[0]["reason"] and len(run
 try hang 4 reduce "$planted/reduce_hang.cu" --hang-timeout 3
 grep -q "did not finish in 3 s" "$tmp/hang.out" || fail "hang: no watchdog line"
 records hang 'user[0]["hung"] and user[0]["skipped"] and len(rungs) >= 10 and all(x["valid"] for x in rungs)'
-
-# Each template's child alone under memcheck: the entry point, the odd sizes, the timing, no error.
-if command -v compute-sanitizer >/dev/null 2>&1 && [ -z "${LADDER_UNDER_SANITIZER:-}" ]; then
-    for case_name in transpose reduce sgemm hgemm gemv gemv_t spmv ado blur attention smem; do
-        size=$(python3 -c "
-print({'transpose': '97x45', 'reduce': '1000', 'sgemm': '65x33x17', 'hgemm': '65x33x24', 'gemv': '97x45',
-       'gemv_t': '97x45', 'spmv': 'powerlaw:999', 'ado': '33x17x5', 'blur': '97x45', 'attention': '1x2x33x64',
-       'smem': '1000'}['$case_name'])")
-        "$nvcc" -O3 -lineinfo -Xcompiler -fPIC -shared -I"$root/include" "$tmp/${case_name}_mine.cu" \
-            "$root/src/harness/user/launch_errors.cu" -o "$tmp/$case_name.so" || { fail "$case_name: nvcc"; continue; }
-        if LADDER_TRY_CHILD="$tmp/$case_name.so" LADDER_TRY_REPORT="$tmp/$case_name.report" LADDER_TRY_TEST_SIZES=1 \
-            compute-sanitizer --tool memcheck --error-exitcode 99 "$ladder" try "$case_name" "$tmp/${case_name}_mine.cu" \
-            --name mine --size "$case_name=$size" --no-energy --time-cap 0 >"$tmp/$case_name.memcheck" 2>&1; then
-            echo "ok: memcheck clean for $case_name's template"
-        else
-            fail "memcheck on $case_name's template:"; tail -20 "$tmp/$case_name.memcheck" | sed 's/^/  /'
-        fi
-    done
-else
-    echo "no compute-sanitizer (or under one already): the memcheck of the templates is left out"
-fi
 
 [ "$failures" -eq 0 ] && echo "try_gpu_test: ok" || echo "try_gpu_test: $failures failed"
 [ "$failures" -eq 0 ]
