@@ -24,7 +24,7 @@ def check(cond, what):
 
 
 def main():
-    with open(os.path.join(HERE, "../docs/results/nvidia-h200.json")) as f:
+    with open(os.path.join(HERE, "../tests/fixtures/nvidia-h200-2026-11-23.json")) as f:
         full = json.load(f)
     doc = copy.deepcopy(full)
     doc["results"] = [r for r in full["results"] if r["case"] in ("transpose", "reduce")]

@@ -50,7 +50,7 @@ def main():
     if not browser:
         print("no chromium on PATH: skipped")
         return 77
-    results = os.path.join(ROOT, "docs/results/nvidia-h200.json")
+    results = os.path.join(ROOT, "tests/fixtures/nvidia-h200-2026-11-23.json")
     with open(results) as f:
         doc = json.load(f)
     with tempfile.TemporaryDirectory() as tmp:
@@ -77,7 +77,7 @@ def main():
         check(points == placeable, f"the rendered roofline has {placeable} points, one per valid record with flops, not {points}")
 
         overlay = os.path.join(tmp, "overlay.html")
-        h100 = os.path.join(ROOT, "docs/results/nvidia-h100-80gb-hbm3.json")
+        h100 = os.path.join(ROOT, "tests/fixtures/nvidia-h100-80gb-hbm3-2026-11-23.json")
         subprocess.run([LADDER, "report", h100, results, "-o", overlay], check=True)
         dom, errors = render(browser, overlay, tmp, "--dump-dom")
         check(not errors and 'data-script="ran"' in dom, f"the overlay of two runs renders cleanly: {errors[:3]}")

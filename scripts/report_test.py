@@ -92,8 +92,8 @@ def placeable(doc):
 
 
 def pages():
-    h200 = os.path.join(ROOT, "docs/results/nvidia-h200.json")
-    h100 = os.path.join(ROOT, "docs/results/nvidia-h100-80gb-hbm3.json")
+    h200 = os.path.join(ROOT, "tests/fixtures/nvidia-h200-2026-11-23.json")
+    h100 = os.path.join(ROOT, "tests/fixtures/nvidia-h100-80gb-hbm3-2026-11-23.json")
     with open(h200) as f:
         doc = json.load(f)
     with tempfile.TemporaryDirectory() as tmp:
@@ -192,7 +192,7 @@ def pages():
 
         # hgemm's decode shapes read the matrix at a fraction of a percent of the tensor rate: their bars
         # give the bandwidth's fraction, named; a square shape's is the tensor rate's.
-        hgemm_path = os.path.join(ROOT, "docs/results/nvidia-h100-80gb-hbm3-hgemm.json")
+        hgemm_path = os.path.join(ROOT, "tests/fixtures/nvidia-h100-80gb-hbm3-hgemm-2026-11-25.json")
         with open(hgemm_path) as f:
             hgemm = json.load(f)
         rc, err = report(hgemm_path, "-o", out)
