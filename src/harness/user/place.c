@@ -19,10 +19,20 @@ static int is_rung(const ladder_record *rec)
     return !rec->baseline && !rec->reference && !rec->user && ladder_record_usable(rec);
 }
 
+/* A fraction of a ceiling in two decimals; a first naive kernel on a tensor
+ * ceiling can be far below 0.01, where two decimals would read as zero. */
+static const char *fraction_text(double fraction, char *out, size_t len)
+{
+    snprintf(out, len, fraction >= 0.01 || fraction <= 0 ? "%.2f" : "%.1g", fraction);
+    return out;
+}
+
 /* "rung 4 tiled_padded (0.84)" */
 static void describe(const ladder_record *rec, char *out, size_t len)
 {
-    snprintf(out, len, "rung %d %s (%.2f)", rec->index, rec->variant, ladder_limiter_fraction(rec, NULL));
+    char fraction[16];
+    snprintf(out, len, "rung %d %s (%s)", rec->index, rec->variant,
+             fraction_text(ladder_limiter_fraction(rec, NULL), fraction, sizeof fraction));
 }
 
 static const char *story_of(const ladder_case *c, const ladder_record *rec)
@@ -69,8 +79,9 @@ void ladder_place(const ladder_case *c, const ladder_record *records, size_t cou
         if (r->median_ms > mine->median_ms && (!slower || r->median_ms < slower->median_ms)) slower = r;
         if (r->median_ms <= mine->median_ms && (!faster || r->median_ms > faster->median_ms)) faster = r;
     }
-    size_t used = (size_t)snprintf(out, len, "%s at %s: %s, %.2f of the %s ceiling: ", mine->variant, mine->size,
-                                   rate, fraction, ceiling);
+    char fraction_words[16];
+    size_t used = (size_t)snprintf(out, len, "%s at %s: %s, %s of the %s ceiling: ", mine->variant, mine->size, rate,
+                                   fraction_text(fraction, fraction_words, sizeof fraction_words), ceiling);
     if (used >= len) return;
     char a[128], b[128];
     if (!best) {

@@ -65,6 +65,12 @@ int main(void)
                 strstr(out, "next: rung 0 slow: the slow rung's story"),
             "%s", out);
 
+    /* Far below the ceiling (a first naive kernel on tensor cores): the
+     * fraction keeps a digit rather than reading 0.00. */
+    mine = record("mine.cu", -1, 5000);
+    ladder_place(&fake_case, rungs, 4, &mine, out, sizeof out);
+    EXPECTF(strstr(out, ", 0.0002 of the bandwidth ceiling") != NULL, "%s", out);
+
     /* A wrong result is not placed; it says by how much. */
     mine = record("mine.cu", -1, 0.5);
     mine.valid = 0;

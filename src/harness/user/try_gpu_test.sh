@@ -59,7 +59,7 @@ print({'transpose': '97x45', 'reduce': '1000', 'sgemm': '65x33x17', 'hgemm': '65
         "$nvcc" -O3 -lineinfo -Xcompiler -fPIC -shared -I"$root/include" "$tmp/${case_name}_mine.cu" \
             "$root/src/harness/user/launch_errors.cu" -o "$tmp/$case_name.so" || { fail "$case_name: nvcc"; continue; }
         if LADDER_TRY_CHILD="$tmp/$case_name.so" LADDER_TRY_REPORT="$tmp/$case_name.report" LADDER_TRY_TEST_SIZES=1 \
-            compute-sanitizer --tool memcheck --error-exitcode 99 "$ladder" try "$case_name" "$tmp/${case_name}_mine.cu" \
+            compute-sanitizer --tool memcheck --target-processes all --error-exitcode 99 "$ladder" try "$case_name" "$tmp/${case_name}_mine.cu" \
             --name mine --size "$case_name=$size" --no-energy --time-cap 0 >"$tmp/$case_name.memcheck" 2>&1; then
             echo "ok: memcheck clean for $case_name's template"
         else
