@@ -194,8 +194,13 @@ def newest_per_case(docs):
     its own baseline), the cases in the order of the run that has the most of them (the ladder's order,
     whichever case was rerun last)."""
     owner, records = {}, []
+    # A --quick run is a look at small sizes (`ladder try` is run so here), and a tried kernel is the
+    # user's, not a rung: the tables hold the ladders' own runs at their sizes.
+    docs = [(path, doc) for path, doc in docs if not doc.get("quick")]
     for path, doc in sorted(docs, key=lambda item: item[1].get("date", ""), reverse=True):
         for r in doc["results"]:
+            if r.get("user"):
+                continue
             if owner.setdefault((r["case"], r["size"]), path) == path:
                 records.append((path, doc, r))
     widest = max((doc for _, doc in docs), key=lambda doc: len({r["case"] for r in doc["results"]}), default=None)

@@ -42,7 +42,10 @@ def main():
     square.update(size="4096x4096x4096", variant="persistent", fraction_of_ceiling=0.75, fraction_of_bandwidth=0.02)
     padded = copy.deepcopy(thin)
     padded.update(variant="cublas_c_aligned", ratio_to_baseline=5.0, reference=True)
-    doc["results"] += [thin, square, padded]
+    # A kernel tried with `ladder try` is the user's, not a rung: never the best, however fast.
+    tried = copy.deepcopy(cheat)
+    tried.update(variant="mine.cu", index=-1, user=True, ratio_to_baseline=50.0, precision=None)
+    doc["results"] += [thin, square, padded, tried]
     # Energy on transpose's rungs: the page gains W and GB/J columns, the README the best rung's and
     # the baseline's GB/J; reduce has none and shows none.
     for r in doc["results"]:
@@ -62,7 +65,11 @@ def main():
         top = os.path.join(tmp, "README.md")
         with open(top, "w") as f:
             f.write("# x\n\nkept\n")
-        for name, d in (("nvidia-h200.json", doc), ("test-gpu-2.json", partial)):
+        # A --quick run (as `ladder try` runs are committed), newer than the rest, enters no table.
+        quick = copy.deepcopy(partial)
+        quick.update(quick=True, date="2099-01-01T00:00:00Z", complete=True, running_case=None, stopped_by=None)
+        quick["results"] = [dict(r, variant="quick_only_rung") for r in quick["results"]]
+        for name, d in (("nvidia-h200.json", doc), ("test-gpu-2.json", partial), ("test-gpu-2-quick.json", quick)):
             with open(os.path.join(tmp, "docs/results", name), "w") as f:
                 json.dump(d, f)
         script = os.path.join(HERE, "readme_tables.py")
@@ -83,6 +90,9 @@ def main():
         row = next((l for l in text.splitlines() if l.startswith("| reduce | 268435456 |")), "")
         check(row.count("| - |") >= 1 and "GB/J" not in row, f"a case without energy has '-': '{row}'")
         h200_page = open(os.path.join(tmp, "docs/results/nvidia-h200.md")).read()
+        check("mine.cu" not in open(readme).read() and "mine.cu" not in h200_page, "a tried kernel is in no table")
+        check("quick_only_rung" not in open(os.path.join(tmp, "docs/results/test-gpu-2.md")).read(),
+              "a --quick run is in no table")
         check("| vs baseline | W | GB/J | check |" in h200_page and "| 410 | 10.7 |" in h200_page,
               "transpose's table has the W and GB/J columns")
         reduce_part = h200_page.split("### reduce")[1]

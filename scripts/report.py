@@ -122,6 +122,11 @@ def vendor_mark(r):
     return " *" if r["baseline"] else (" +" if r.get("reference") else "")
 
 
+def rung_number(r):
+    """A rung's place in its ladder; a kernel put on the ladder by `ladder try` has none (index -1): "you"."""
+    return "you" if r.get("user") else str(r["index"])
+
+
 # ---------------- the roofline ----------------
 
 def roofline_points(doc):
@@ -347,7 +352,8 @@ def roofline(runs):
         for (case, size), rs in ladders.items():
             colour = case_colour(case)
             rs = sorted(rs, key=lambda r: r["index"])
-            climb = [r for r in rs if not vendor(r)]
+            # The path climbs the ladder's own rungs; the vendor's and a tried kernel are points beside it.
+            climb = [r for r in rs if not vendor(r) and not r.get("user")]
             group = [f'<g class="ladder" data-case="{esc(case)}" data-run="{k}">']
             if len(climb) > 1:
                 group.append(f'<polyline fill="none" stroke="{colour}" stroke-opacity="0.6" stroke-width="1.2"'
@@ -356,7 +362,7 @@ def roofline(runs):
             for r in rs:
                 px, py = x(r["flops"] / r["bytes"]), y(r["gflops"])
                 run_name = f"{tag(runs, k)} ({runs[k][1]['device']['name']}): " if len(runs) > 1 else ""
-                title = (f"{run_name}{case} {size} #{r['index']} {r['variant']}{' (baseline)' if r['baseline'] else ''}: "
+                title = (f"{run_name}{case} {size} #{rung_number(r)} {r['variant']}{' (baseline)' if r['baseline'] else ''}: "
                          f"{r['gflops']:,.0f} GFLOP/s at {r['flops'] / r['bytes']:.3g} FLOP/B{flags_text(r)}")
                 stroke = FLAG_COLOUR if ladder_doc.record_flags(r) else colour
                 fill = "white" if k else colour
@@ -373,7 +379,10 @@ def roofline(runs):
     for k, (_, doc) in enumerate(runs):
         by_case = {}
         for r in roofline_points(doc):
-            by_case.setdefault(r["case"], []).append((x(r["flops"] / r["bytes"]), y(r["gflops"]), r["index"]))
+            if r.get("user"):
+                labels.append((k, r["case"], (x(r["flops"] / r["bytes"]), y(r["gflops"]), "you")))
+            else:
+                by_case.setdefault(r["case"], []).append((x(r["flops"] / r["bytes"]), y(r["gflops"]), r["index"]))
         labels += [(k, case, cluster) for case, points in by_case.items() for cluster in rung_clusters(points)]
     groups = {}
     for k, case, (px, py, label) in sorted(labels, key=lambda item: -len(item[2][2])):
@@ -546,7 +555,7 @@ def rung_rows(records_by_run, runs, row):
     parts, y = [], 10
     for name in dict.fromkeys(r["variant"] for records in records_by_run for r in records):
         any_r = next(lk[name] for lk in lookup if name in lk)
-        parts.append(text(BAR_LEFT - 6, y + 12, f"{any_r['index']}  {name}" + vendor_mark(any_r), "end"))
+        parts.append(text(BAR_LEFT - 6, y + 12, f"{rung_number(any_r)}  {name}" + vendor_mark(any_r), "end"))
         for k, lk in enumerate(lookup):
             body, lines = row(lk[name], k, y) if name in lk else note(y, row_prefix(runs, k) + "not in this run")
             parts.append(body)

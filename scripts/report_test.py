@@ -127,6 +127,23 @@ def pages():
               "the bars' legend is said once per case, not once per size")
         check("…" not in page, "no text is cut short")
 
+        # A kernel tried with `ladder try` (index -1) is a point named "you" beside the ladder, not a
+        # step of its path, and its bar row says "you".
+        tried_doc = copy.deepcopy(doc)
+        mine = copy.deepcopy(next(r for r in doc["results"] if r["case"] == "sgemm" and r["variant"] == "naive"
+                                  and not r["skipped"] and r["size"] == "4096"))
+        mine.update(variant="mine.cu", index=-1, user=True)
+        tried_doc["results"].append(mine)
+        tried_path = os.path.join(tmp, "tried.json")
+        with open(tried_path, "w") as f:
+            json.dump(tried_doc, f)
+        rc, err = report(tried_path, "-o", out)
+        tried_page = open(out, encoding="utf-8").read()
+        tried_roof = re.search(r'<svg[^>]*id="roofline-svg".*?</svg>', tried_page, re.S).group(0)
+        check(rc == 0 and "#you mine.cu" in tried_roof and ">you<" in tried_roof, "a tried kernel is a point named you")
+        check(">-1" not in tried_page and "#-1" not in tried_page, "no rung number -1 anywhere")
+        check("you  mine.cu" in case_part(tried_page, "sgemm", "4096"), "its bar row says you")
+
         # A case's colour follows its name: the same in a document that lists the cases in another
         # order, and in one that holds that case alone.
         colours = legend_colours(page)
