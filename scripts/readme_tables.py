@@ -246,7 +246,7 @@ def summary(devices):
            "(coalescing, banks, occupancy, transfers, instructions, textures) have no best rung: see each GPU's page. "
            "Work per joule: the problem's GFLOP (GB for a bandwidth-bound case) over the energy the whole board "
            "drew while the rung ran back to back, idle power included, for the best rung and the baseline "
-           "(the README's \"How it measures\" says what it includes).",
+           "([measuring.md](../measuring.md#energy-beside-every-rung) says what it includes).",
            "",
            "| case | size | " + " | ".join(f"{n}: best rung | vs baseline | of ceiling | per joule: best / baseline"
                                         for n in order) + " |",

@@ -1,5 +1,5 @@
 /* Result records: one per variant run, written as the terminal table, JSON
- * (the documented contract, see README "JSON output") and CSV. */
+ * (the documented contract, docs/json.md) and CSV. */
 #ifndef LADDER_RESULTS_H
 #define LADDER_RESULTS_H
 
