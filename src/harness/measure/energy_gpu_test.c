@@ -7,9 +7,13 @@
  * one-block launches, the FMA kernel's power is its power alone. Then the real driver
  * with counters that fail after the calibration: a counter that stands
  * still or goes backwards mid-window gives empty figures with the reason.
- * Exits 77 without a GPU or without an energy counter. */
+ * Exits 77 without a GPU or without an energy counter. Under
+ * compute-sanitizer (LADDER_UNDER_SANITIZER, set by scripts/gpu-check.sh)
+ * every step still runs, for the tool to check, but the readings are not
+ * held to anything: the tool's own work sets the watts and the timing. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness/device/ceiling_kernels.h"
@@ -27,9 +31,13 @@ static double median_ms(ladder_fma_launch *f)
     return ladder_time_device(ladder_launch_fma, f, &options).ms.median;
 }
 
+/* Whether the readings are the board's: not under the sanitizer. */
+static int measuring;
+
 static void expect_plausible(const char *what, double watts, double joules, double per_joule, const ladder_device *d)
 {
     printf("%-22s %7.1f W, %.4g J a run, %.4g GFLOP/J\n", what, watts, joules, per_joule);
+    if (!measuring) return;
     EXPECTF(joules > 0 && per_joule > 0, "%s: %.4g J, %.4g GFLOP/J", what, joules, per_joule);
     EXPECTF(watts > d->idle_power_w, "%s: %.1f W, not above the idle %.1f W", what, watts, d->idle_power_w);
     /* The limit holds on average over a window; 5 % for the counter's own error. */
@@ -57,6 +65,8 @@ int main(void)
 {
     ladder_device device;
     open_device_or_skip(&device);
+    measuring = !getenv("LADDER_UNDER_SANITIZER");
+    if (!measuring) printf("under the sanitizer: every step runs, no reading is checked\n");
     ladder_energy_open(&device, 1, NULL);
     if (device.energy_note[0]) {
         printf("skipped: %s\n", device.energy_note);
@@ -76,7 +86,7 @@ int main(void)
     const ladder_energy_rung fma_rung = {ladder_launch_fma, &f, fma_ms, f.flops, 0};
     ladder_energy_measure_ladder(&fma_rung, 1, &fma);
     printf("FMA alone: %.0f ms of wall time for a %.3f ms kernel\n", 1e3 * (ladder_now_seconds() - started), fma_ms);
-    EXPECTF(fma.reason == NULL, "the FMA kernel has no energy: %s", fma.reason ? fma.reason : "");
+    if (measuring) EXPECTF(fma.reason == NULL, "the FMA kernel has no energy: %s", fma.reason ? fma.reason : "");
     expect_plausible("FMA ceiling kernel", fma.watts, fma.joules_per_run, fma.gflop_per_j, &device);
     EXPECT(isnan(fma.gb_per_j)); /* it moves no bytes */
 
@@ -95,12 +105,14 @@ int main(void)
     ladder_energy_measure_ladder(chain, 3, in_chain);
     printf("chain: one block %.1f W, FMA %.1f W (alone %.1f W), one block %.1f W\n", in_chain[0].watts,
            in_chain[1].watts, fma.watts, in_chain[2].watts);
-    for (int i = 0; i < 3; ++i) EXPECTF(in_chain[i].reason == NULL, "chain rung %d: %s", i, in_chain[i].reason);
-    EXPECTF(fabs(in_chain[1].watts / fma.watts - 1) < 0.15, "the FMA kernel in a chain: %.1f W, alone %.1f W",
-            in_chain[1].watts, fma.watts);
-    EXPECTF(in_chain[0].watts < in_chain[1].watts && in_chain[2].watts < in_chain[1].watts,
-            "one block draws less than the full kernel: %.1f, %.1f W against %.1f W", in_chain[0].watts,
-            in_chain[2].watts, in_chain[1].watts);
+    if (measuring) {
+        for (int i = 0; i < 3; ++i) EXPECTF(in_chain[i].reason == NULL, "chain rung %d: %s", i, in_chain[i].reason);
+        EXPECTF(fabs(in_chain[1].watts / fma.watts - 1) < 0.15, "the FMA kernel in a chain: %.1f W, alone %.1f W",
+                in_chain[1].watts, fma.watts);
+        EXPECTF(in_chain[0].watts < in_chain[1].watts && in_chain[2].watts < in_chain[1].watts,
+                "one block draws less than the full kernel: %.1f, %.1f W against %.1f W", in_chain[0].watts,
+                in_chain[2].watts, in_chain[1].watts);
+    }
 
     const ladder_case *sgemm = ladder_find_case("sgemm");
     ladder_size size;
@@ -113,12 +125,12 @@ int main(void)
     const ladder_record *naive = NULL;
     for (size_t i = 0; i < results.count; ++i) {
         const ladder_record *rec = &results.records[i];
-        EXPECTF(rec->energy_reason[0] == '\0', "%s: %s", rec->variant, rec->energy_reason);
+        if (measuring) EXPECTF(rec->energy_reason[0] == '\0', "%s: %s", rec->variant, rec->energy_reason);
         expect_plausible(rec->variant, rec->power_w, rec->energy_j, rec->gflop_per_j, &device);
         if (strcmp(rec->variant, "naive") == 0) naive = rec;
     }
     EXPECT(naive != NULL);
-    if (naive)
+    if (naive && measuring)
         EXPECTF(fma.gflop_per_j > naive->gflop_per_j, "FMA %.4g GFLOP/J, not above the naive rung's %.4g",
                 fma.gflop_per_j, naive->gflop_per_j);
     ladder_results_free(&results);
@@ -139,8 +151,10 @@ int main(void)
         failing.mode = faults[i].mode;
         ladder_energy e;
         ladder_energy_measure_ladder(&fma_rung, 1, &e);
-        EXPECTF(e.reason && strstr(e.reason, faults[i].reason), "a counter that %s: '%s'", faults[i].reason,
-                e.reason ? e.reason : "(measured)");
+        /* Under the sanitizer the chain may not be placed at all, which is a reason of its own. */
+        if (measuring)
+            EXPECTF(e.reason && strstr(e.reason, faults[i].reason), "a counter that %s: '%s'", faults[i].reason,
+                    e.reason ? e.reason : "(measured)");
         EXPECT(isnan(e.joules_per_run) && isnan(e.watts) && isnan(e.gflop_per_j));
     }
     ladder_energy_close();
