@@ -392,6 +392,10 @@ static int report_size(const cli *c, const ladder_case *lc, const ladder_size *s
         char line[2048];
         ladder_place(lc, &results->records[first], results->count - first, rec, line, sizeof line);
         fputs(line, stdout);
+        if (c->ncu) {
+            ladder_limiter_line(rec, line, sizeof line);
+            fputs(line, stdout);
+        }
         if (outcomes[f].end == CHILD_FAULTED) {
             fflush(stdout);
             report_fault(c, lc, &files[f], &outcomes[f]);

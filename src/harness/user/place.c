@@ -112,3 +112,61 @@ void ladder_place(const ladder_case *c, const ladder_record *records, size_t cou
         snprintf(out + used, len - used, "next: rung %d %s: %s\n", faster->index, faster->variant,
                  story_of(c, faster));
 }
+
+/* The limiter's thresholds. Nsight Compute's Speed Of Light rule calls a
+ * unit running above 80 % of its peak the bottleneck: at DRAM_BUSY_PCT of
+ * DRAM peak, or COMPUTE_BUSY of the measured compute ceiling, the kernel is
+ * bound by it. Shared loads of 32-bit words take one wavefront when the
+ * lanes hit distinct banks; at CONFLICT_WAVEFRONTS or more per
+ * instruction, with conflicts counted, they are serialized (a 16-byte load
+ * takes 4 wavefronts without a conflict, but then no conflict is counted).
+ * A warp of 4-byte loads needs 4 sectors per request and one of 16-byte
+ * loads 16: above SCATTERED_SECTORS the lanes touch sectors of their own,
+ * whatever the access width (the counters cannot tell a float4 load at 16
+ * from a float at stride 4, so 16 itself is not flagged). Below
+ * LOW_OCCUPANCY_PCT of the SM's warps (16 of 64 on Hopper), too few warps
+ * are resident to hide memory latency, as Nsight Compute's occupancy rules
+ * warn. */
+#define DRAM_BUSY_PCT 80.0
+#define COMPUTE_BUSY 0.80
+#define CONFLICT_WAVEFRONTS 1.5
+#define SCATTERED_SECTORS 16.0
+#define LOW_OCCUPANCY_PCT 25.0
+
+void ladder_limiter_line(const ladder_record *rec, char *out, size_t len)
+{
+    const ladder_counters *k = &rec->counters;
+    out[0] = '\0';
+    if (!rec->has_counters) return;
+    if (k->kernels == 0) {
+        snprintf(out, len, "limiter: no kernel ran under the profiler (a copy, or nothing launched)\n");
+        return;
+    }
+    const char *ceiling;
+    double fraction = ladder_limiter_fraction(rec, &ceiling);
+    int compute = strcmp(ceiling, "bandwidth") != 0;
+    if (k->dram_throughput_pct >= DRAM_BUSY_PCT)
+        snprintf(out, len, "limiter: DRAM at %.0f %% of peak (memory-bound: fewer bytes, or it is done)\n",
+                 k->dram_throughput_pct);
+    else if (compute && fraction >= COMPUTE_BUSY)
+        snprintf(out, len, "limiter: %s at %.2f of the measured ceiling (compute-bound: fewer operations, or it is "
+                           "done)\n", ceiling, fraction);
+    else if (k->shared_load_wavefronts_per_instruction >= CONFLICT_WAVEFRONTS && k->shared_bank_conflicts > 0)
+        snprintf(out, len, "limiter: %.0f-way bank conflicts on shared loads (%.1f wavefronts per instruction: pad "
+                           "the tile)\n", k->shared_load_wavefronts_per_instruction,
+                 k->shared_load_wavefronts_per_instruction);
+    else if (k->global_load_sectors_per_request > SCATTERED_SECTORS)
+        snprintf(out, len, "limiter: global loads of %.1f sectors per request (uncoalesced: 4 is a warp of floats)\n",
+                 k->global_load_sectors_per_request);
+    else if (k->global_store_sectors_per_request > SCATTERED_SECTORS)
+        snprintf(out, len,
+                 "limiter: global stores of %.1f sectors per request (uncoalesced: 4 is a warp of floats)\n",
+                 k->global_store_sectors_per_request);
+    else if (k->achieved_occupancy_pct < LOW_OCCUPANCY_PCT)
+        snprintf(out, len, "limiter: achieved occupancy %.0f %% (latency not hidden: more warps or more work in "
+                           "flight)\n", k->achieved_occupancy_pct);
+    else
+        snprintf(out, len, "limiter: none stands out (DRAM at %.0f %% of peak, occupancy %.0f %%): latency, most "
+                           "likely: more independent work in flight per thread\n",
+                 k->dram_throughput_pct, k->achieved_occupancy_pct);
+}

@@ -1,7 +1,8 @@
 /* Where a tried kernel lands on its ladder (`ladder try`): one line that
  * places it between two rungs by time, with each one's fraction of the
  * GPU's measured limit, and one line naming the next rung to try with its
- * story. Pure: records in, text out. */
+ * story; with --ncu, one line naming its limiter from its counters. Pure:
+ * records in, text out. */
 #ifndef LADDER_USER_PLACE_H
 #define LADDER_USER_PLACE_H
 
@@ -29,5 +30,13 @@ double ladder_limiter_fraction(const ladder_record *rec, const char **ceiling);
  * against). `c` gives the rungs' stories. */
 void ladder_place(const ladder_case *c, const ladder_record *records, size_t count, const ladder_record *mine,
                   char *out, size_t len);
+
+/* With --ncu: one line, ending in a newline, naming what limits a profiled
+ * record, in the spirit of Nsight Compute's rules ("limiter: DRAM at 92 %
+ * of peak (memory-bound: ...)"): the first of these that holds, throughput
+ * at a peak first, then waste in the memory pipeline, then occupancy,
+ * with what to do about it. "" for a record without counters. The
+ * thresholds are in place.c. */
+void ladder_limiter_line(const ladder_record *rec, char *out, size_t len);
 
 #endif

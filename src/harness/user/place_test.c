@@ -1,6 +1,7 @@
 /* Placing a tried kernel among synthetic records of a bandwidth ladder:
  * between two rungs, above every rung, below every rung, a wrong result,
- * a result above the ceiling, and the limiter of a tensor case. */
+ * a result above the ceiling, and the limiter of a tensor case; the
+ * --ncu limiter line, each of its rules from synthetic counters. */
 #include <math.h>
 #include <string.h>
 
@@ -32,6 +33,77 @@ static ladder_record record(const char *name, int index, double ms)
     r.fraction_of_ceiling = r.fraction_of_bandwidth;
     r.ceiling = "bandwidth_gbps";
     return r;
+}
+
+/* Counters where no rule fires: DRAM half busy, coalesced, no conflicts, occupied. */
+static ladder_record profiled(void)
+{
+    ladder_record r = record("mine.cu", -1, 1.6);
+    r.user = 1;
+    r.has_counters = 1;
+    r.counters = (ladder_counters){.kernels = 1, .dram_throughput_pct = 50, .global_load_sectors_per_request = 4,
+                                   .global_store_sectors_per_request = 4,
+                                   .shared_load_wavefronts_per_instruction = NAN, .shared_bank_conflicts = 0,
+                                   .achieved_occupancy_pct = 70};
+    return r;
+}
+
+/* The limiter line of `r`, which must contain `want`. */
+static void expect_limiter(const ladder_record *r, const char *want)
+{
+    char out[512];
+    ladder_limiter_line(r, out, sizeof out);
+    EXPECTF(strstr(out, want) != NULL && strncmp(out, "limiter: ", 9) == 0 && out[strlen(out) - 1] == '\n',
+            "want '%s', got '%s'", want, out);
+}
+
+static void test_limiter_line(void)
+{
+    ladder_record r = profiled();
+    expect_limiter(&r, "limiter: none stands out (DRAM at 50 % of peak, occupancy 70 %): latency");
+
+    /* DRAM near peak outranks everything else that is wrong. */
+    r.counters.dram_throughput_pct = 92;
+    r.counters.achieved_occupancy_pct = 10;
+    r.counters.global_store_sectors_per_request = 32;
+    expect_limiter(&r, "limiter: DRAM at 92 % of peak (memory-bound: fewer bytes, or it is done)");
+    r.counters.dram_throughput_pct = 79; /* just under the threshold: the next rule speaks */
+    expect_limiter(&r, "global stores of 32.0 sectors per request (uncoalesced: 4 is a warp of floats)");
+
+    /* Compute near the measured ceiling: compute-bound, by the record's fraction. */
+    r = profiled();
+    r.ceiling = "tensor_bf16_gflops";
+    r.fraction_of_bandwidth = 0.1;
+    r.fraction_of_ceiling = 0.85;
+    expect_limiter(&r, "limiter: BF16 tensor at 0.85 of the measured ceiling (compute-bound");
+    r.fraction_of_ceiling = 0.5;
+    expect_limiter(&r, "none stands out");
+
+    /* 32-way conflicts; a 16-byte load's 4 wavefronts without a conflict is no conflict. */
+    r = profiled();
+    r.counters.shared_load_wavefronts_per_instruction = 32;
+    r.counters.shared_bank_conflicts = 1e6;
+    r.counters.global_load_sectors_per_request = 32;
+    expect_limiter(&r, "limiter: 32-way bank conflicts on shared loads (32.0 wavefronts per instruction: pad the "
+                       "tile)");
+    r.counters.shared_load_wavefronts_per_instruction = 4;
+    r.counters.shared_bank_conflicts = 0;
+    expect_limiter(&r, "limiter: global loads of 32.0 sectors per request (uncoalesced: 4 is a warp of floats)");
+
+    /* 16 sectors per request may be a warp of float4 loads: not flagged. */
+    r.counters.global_load_sectors_per_request = 16;
+    expect_limiter(&r, "none stands out");
+
+    r.counters.achieved_occupancy_pct = 18;
+    expect_limiter(&r, "limiter: achieved occupancy 18 % (latency not hidden: more warps or more work in flight)");
+
+    /* No kernel under the profiler; no counters, no line. */
+    r.counters.kernels = 0;
+    expect_limiter(&r, "limiter: no kernel ran under the profiler");
+    r.has_counters = 0;
+    char out[64] = "x";
+    ladder_limiter_line(&r, out, sizeof out);
+    EXPECTF(out[0] == '\0', "%s", out);
 }
 
 int main(void)
@@ -119,5 +191,7 @@ int main(void)
     fp32.fraction_of_bandwidth = 0.2;
     EXPECT_NEAR(ladder_limiter_fraction(&fp32, &ceiling), 0.6, 1e-12);
     EXPECT(strcmp(ceiling, "FP32") == 0);
+
+    test_limiter_line();
     return test_result("place_test");
 }
