@@ -270,47 +270,15 @@ static void first_error_line(const char *report, char *out, size_t len)
     snprintf(out, len, ": %.*s", (int)(n < 300 ? n : 300), e);
 }
 
-int ladder_ncu_collect(const char *ncu, const ladder_case *c, const ladder_size *size, int device_ordinal,
-                       const ladder_run_options *o, ladder_results *results, size_t first, char *err,
-                       size_t err_len)
+int ladder_ncu_profile(const char *ncu, char *const *command, char *const *env, const char *what, int variant_count,
+                       ladder_counters *counters, int *seen, char *err, size_t err_len)
 {
-    char self[4096], size_arg[128], size_text[96], device_arg[16], seed_arg[32];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0) {
-        snprintf(err, err_len, "--ncu: cannot find this program's path: %s", strerror(errno));
-        return -1;
-    }
-    self[n] = '\0';
-    ladder_format_size(size, size_text, sizeof size_text);
-    snprintf(size_arg, sizeof size_arg, "%s=%s", c->name, size_text);
-    snprintf(device_arg, sizeof device_arg, "%d", device_ordinal);
-    snprintf(seed_arg, sizeof seed_arg, "%llu", (unsigned long long)o->seed);
-    char *argv[32];
-    int a = 0;
-    argv[a++] = (char *)ncu;
-    argv[a++] = "--csv";
-    argv[a++] = "--page";
-    argv[a++] = "raw";
-    argv[a++] = "--print-units";
-    argv[a++] = "base";
-    argv[a++] = "--clock-control";
-    argv[a++] = "none";
-    argv[a++] = "--profile-from-start";
-    argv[a++] = "off";
-    argv[a++] = "--metrics";
-    argv[a++] = (char *)ladder_ncu_metrics();
-    argv[a++] = self;
-    argv[a++] = "run";
-    argv[a++] = (char *)c->name;
-    argv[a++] = "--size";
-    argv[a++] = size_arg;
-    argv[a++] = "--device";
-    argv[a++] = device_arg;
-    argv[a++] = "--seed";
-    argv[a++] = seed_arg;
-    if (o->variant) {
-        argv[a++] = "--variant";
-        argv[a++] = (char *)o->variant;
+    char *argv[64] = {(char *)ncu, "--csv", "--page", "raw", "--print-units", "base", "--clock-control", "none",
+                      "--profile-from-start", "off", "--metrics", (char *)ladder_ncu_metrics()};
+    int a = 12;
+    for (int i = 0; command[i]; ++i) {
+        if (a + 1 >= (int)(sizeof argv / sizeof *argv)) ladder_die("--ncu: the profiled command is too long");
+        argv[a++] = command[i];
     }
     argv[a] = NULL;
 
@@ -332,6 +300,7 @@ int ladder_ncu_collect(const char *ncu, const ladder_case *c, const ladder_size 
     if (pid == 0) {
         dup2(fileno(report_file), STDOUT_FILENO);
         setenv(LADDER_NCU_CHILD_ENV, "1", 1);
+        for (int i = 0; env && env[i] && env[i + 1]; i += 2) setenv(env[i], env[i + 1], 1);
         execv(ncu, argv);
         fprintf(stderr, "ladder: --ncu: cannot run %s: %s\n", ncu, strerror(errno));
         _exit(127);
@@ -345,19 +314,46 @@ int ladder_ncu_collect(const char *ncu, const ladder_case *c, const ladder_size 
     int rc = 0;
     if (WIFEXITED(status) && WEXITSTATUS(status) == LADDER_EXIT_HUNG) {
         /* The child's watchdog named the variant on stderr. */
-        snprintf(err, err_len, "--ncu: a variant of %s hung under the profiler (the line above names it)", c->name);
+        snprintf(err, err_len, "--ncu: %s hung under the profiler (the watchdog's line above names the variant)", what);
         rc = LADDER_EXIT_HUNG;
     } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         char reason[400];
         first_error_line(report, reason, sizeof reason);
-        snprintf(err, err_len, "--ncu: profiling %s failed (ncu exit %d)%s", c->name,
+        snprintf(err, err_len, "--ncu: profiling %s failed (ncu exit %d)%s", what,
                  WIFEXITED(status) ? WEXITSTATUS(status) : -1, reason);
         rc = -1;
     }
+    if (rc == 0 && ladder_ncu_parse(report, counters, seen, variant_count, err, err_len) != 0) rc = -1;
+    free(report);
+    return rc;
+}
+
+int ladder_ncu_collect(const char *ncu, const ladder_case *c, const ladder_size *size, int device_ordinal,
+                       const ladder_run_options *o, ladder_results *results, size_t first, char *err,
+                       size_t err_len)
+{
+    char self[4096], size_arg[128], size_text[96], device_arg[16], seed_arg[32];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0) {
+        snprintf(err, err_len, "--ncu: cannot find this program's path: %s", strerror(errno));
+        return -1;
+    }
+    self[n] = '\0';
+    ladder_format_size(size, size_text, sizeof size_text);
+    snprintf(size_arg, sizeof size_arg, "%s=%s", c->name, size_text);
+    snprintf(device_arg, sizeof device_arg, "%d", device_ordinal);
+    snprintf(seed_arg, sizeof seed_arg, "%llu", (unsigned long long)o->seed);
+    char *command[16] = {self, "run", (char *)c->name, "--size", size_arg, "--device", device_arg, "--seed",
+                         seed_arg};
+    if (o->variant) {
+        command[9] = "--variant";
+        command[10] = (char *)o->variant;
+    }
+
     ladder_counters *counters = calloc((size_t)c->variant_count, sizeof *counters);
     int *seen = calloc((size_t)c->variant_count, sizeof *seen);
     if (!counters || !seen) ladder_die("out of host memory");
-    if (rc == 0 && ladder_ncu_parse(report, counters, seen, c->variant_count, err, err_len) != 0) rc = -1;
+    int rc = ladder_ncu_profile(ncu, command, NULL, c->name, c->variant_count, counters, seen, err, err_len);
     if (rc == 0)
         for (size_t i = first; i < results->count; ++i) {
             ladder_record *rec = &results->records[i];
@@ -367,6 +363,5 @@ int ladder_ncu_collect(const char *ncu, const ladder_case *c, const ladder_size 
         }
     free(seen);
     free(counters);
-    free(report);
     return rc;
 }

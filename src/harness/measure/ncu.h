@@ -43,6 +43,16 @@ int ladder_ncu_collect(const char *ncu, const ladder_case *c, const ladder_size 
                        const ladder_run_options *options, ladder_results *results, size_t first, char *err,
                        size_t err_len);
 
+/* Run ncu over `command` (this program's path, then its arguments; NULL
+ * ends it), with LADDER_NCU_CHILD set and the variables of `env` (names
+ * and values in turn, NULL-ended, or NULL) added to its environment, and read
+ * the counters of variants [0, variant_count) into counters and seen, as
+ * ladder_ncu_parse does. `what` names the profiled work in messages. What
+ * ladder_ncu_collect runs; `ladder try` runs its child with it, the tried
+ * kernel as variant 0. Returns 0, LADDER_EXIT_HUNG or -1, as it does. */
+int ladder_ncu_profile(const char *ncu, char *const *command, char *const *env, const char *what, int variant_count,
+                       ladder_counters *counters, int *seen, char *err, size_t err_len);
+
 /* Read ncu's raw-page CSV (`--csv --page raw --print-units base`) into one
  * ladder_counters per variant index; seen[i] says whether variant i's marker
  * was found. Lines ncu prints for itself ("==PROF==" ...) are ignored.
