@@ -92,6 +92,10 @@ int measure_case_at(const ladder_case *lc, const ladder_size *size, int size_giv
 /* With --ncu: the counters of records [first, count) (ncu.h). */
 void collect_counters(const cli *c, const ladder_case *lc, const ladder_size *size, const ladder_device *device,
                       const ladder_run_options *options, const char *ncu, ladder_results *results, size_t first);
+/* The child of `--ncu` (ncu.h): the same cases, sizes and variants, each
+ * launched once for the profiler; the parent has timed and checked them.
+ * The child of `try --ncu` runs it for the tried kernel's one-rung case. */
+int profile_for_ncu(const cli *c, const ladder_case *const *selected, int count);
 /* The table, summaries and counters of records [first, count); 1 when one is wrong. */
 int print_case(const ladder_results *results, size_t first, size_t first_summary);
 

@@ -14,9 +14,7 @@
 #include "harness/run/runner.h"
 #include "harness/run/stop.h"
 
-/* The child of `--ncu` (ncu.h): the same cases, sizes and variants, each
- * launched once for the profiler; the parent has timed and checked them. */
-static int profile_for_ncu(const cli *c, const ladder_case *const *selected, int count)
+int profile_for_ncu(const cli *c, const ladder_case *const *selected, int count)
 {
     ladder_device device;
     char open_err[512];

@@ -4,7 +4,8 @@
  * sizes (odd ones among them, fresh inputs each time), times it at the one
  * size it was given, and keeps its report (handoff.h) up to date at every
  * step, from its fatal hook too: a fault or a hang here ends this process
- * only, and the parent reads how far it got. */
+ * only, and the parent reads how far it got. With try --ncu, the parent
+ * also runs it under ncu, where it launches the kernel once to be profiled. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "harness/check/check.h"
 #include "harness/measure/contention.h"
 #include "harness/measure/energy.h"
+#include "harness/measure/ncu.h"
 #include "harness/measure/watchdog.h"
 #include "harness/run/runner.h"
 #include "harness/user/handoff.h"
@@ -71,18 +73,6 @@ static void check_test_sizes(const ladder_case *tried, uint64_t seed)
 
 int try_child(const cli *c, const ladder_case *lc, const char *object)
 {
-    report_path = getenv(LADDER_TRY_REPORT_ENV);
-    if (!report_path || !*report_path) ladder_die("%s is set but %s is not", LADDER_TRY_CHILD_ENV, LADDER_TRY_REPORT_ENV);
-    ladder_on_fatal(keep_fault);
-    save_report("loading the shared object");
-    char err[1024];
-    if (ladder_user_load(object, lc->try_symbol, err, sizeof err) != 0) ladder_die("%s", err);
-
-    ladder_device device;
-    if (ladder_device_open(c->devices[0], &device, err, sizeof err) != 0) ladder_die("%s", err);
-    ladder_contention_open(device.pci_bus_id);
-    ladder_energy_open(&device, !c->no_energy, NULL);
-
     /* The case with one rung, the tried kernel; no whole-ladder summary
      * (its figures are the ladder's, which the parent has). */
     ladder_variant rung = lc->try_rung;
@@ -92,6 +82,29 @@ int try_child(const cli *c, const ladder_case *lc, const char *object)
     tried.variants = &rung;
     tried.variant_count = 1;
     tried.summarize = NULL;
+    char err[1024];
+
+    /* Under ncu (try --ncu, after the timed child finished): the kernel
+     * launched once after its marker, as `run --ncu`'s child launches a
+     * rung; no report, the parent reads ncu's. */
+    if (getenv(LADDER_NCU_CHILD_ENV)) {
+        if (ladder_user_load(object, lc->try_symbol, err, sizeof err) != 0) ladder_die("%s", err);
+        const ladder_case *one = &tried;
+        int rc = profile_for_ncu(c, &one, 1);
+        ladder_user_unload();
+        return rc;
+    }
+
+    report_path = getenv(LADDER_TRY_REPORT_ENV);
+    if (!report_path || !*report_path) ladder_die("%s is set but %s is not", LADDER_TRY_CHILD_ENV, LADDER_TRY_REPORT_ENV);
+    ladder_on_fatal(keep_fault);
+    save_report("loading the shared object");
+    if (ladder_user_load(object, lc->try_symbol, err, sizeof err) != 0) ladder_die("%s", err);
+
+    ladder_device device;
+    if (ladder_device_open(c->devices[0], &device, err, sizeof err) != 0) ladder_die("%s", err);
+    ladder_contention_open(device.pci_bus_id);
+    ladder_energy_open(&device, !c->no_energy, NULL);
 
     const char *checks = getenv(LADDER_TRY_TEST_SIZES_ENV);
     if (checks && strcmp(checks, "1") == 0) check_test_sizes(&tried, c->seed ^ 0x7472794b65726e6cull);

@@ -8,7 +8,8 @@
  * and runs it through the same runner as every rung. A kernel that faults
  * leaves its CUDA context unusable and one that hangs never returns; in a
  * child, either ends that process only. The children run first, while the
- * GPU is otherwise idle and before the folder is removed; then this process
+ * GPU is otherwise idle and before the folder is removed (with --ncu, each
+ * again under Nsight Compute, for its counters); then this process
  * runs the ladder's own rungs as `ladder run CASE` does, puts each tried
  * kernel's record beside them, prints the table with the tried rows
  * marked, and places each: between which rungs it lands, and which rung's
@@ -302,6 +303,36 @@ static child_outcome run_child(const cli *c, const ladder_case *lc, const tried_
     return out;
 }
 
+/* With --ncu: the tried kernel at one size under Nsight Compute, while its
+ * shared object exists: its child again, which under ncu launches it once
+ * after its marker as `run --ncu`'s child launches a rung (try_child.c);
+ * the counters go into the record the timed child made, so the table, JSON
+ * and CSV have them beside the rungs'. Profiling is no check of the
+ * kernel, which passed: a failure costs its counters only, said in one
+ * line. */
+static void profile_child(const cli *c, const ladder_case *lc, const tried_file *t, int file_index, int file_count,
+                          const char *size_text, const char *ncu, child_outcome *out)
+{
+    if (!c->ncu || out->end != CHILD_FINISHED || ladder_stop_signal()) return;
+    char arg_bufs[8][4200], err[512];
+    char *argv[40];
+    child_arguments(c, lc, t, size_text, 0, argv, arg_bufs);
+    char *env[] = {LADDER_TRY_CHILD_ENV, (char *)t->object, NULL};
+    ladder_counters counters;
+    int seen = 0;
+    ladder_progress_case(file_index, file_count, t->name);
+    ladder_progress_variant(0, 1, "under Nsight Compute");
+    int rc = ladder_ncu_profile(ncu, argv, env, t->name, 1, &counters, &seen, err, sizeof err);
+    ladder_progress_clear();
+    if (rc == 0 && seen) {
+        out->report.record.has_counters = 1;
+        out->report.record.counters = counters;
+    } else {
+        fprintf(stderr, "ladder: try: %s at %s: no counters: %s\n", t->path, size_text,
+                rc ? err : "ncu saw no launch of it");
+    }
+}
+
 /* ---------------- the report ---------------- */
 
 /* The tried kernel's record at one size, beside the ladder's records
@@ -457,8 +488,10 @@ int command_try(cli *c, ladder_run_info *info)
     for (int s = 0; s < sizes.count && !ladder_stop_signal(); ++s) {
         char size_text[64];
         ladder_format_size(&sizes.size[s], size_text, sizeof size_text);
-        for (int f = 0; f < count && !ladder_stop_signal(); ++f)
+        for (int f = 0; f < count && !ladder_stop_signal(); ++f) {
             outcomes[s * count + f] = run_child(c, lc, &files[f], f, count, size_text, s);
+            profile_child(c, lc, &files[f], f, count, size_text, ncu, &outcomes[s * count + f]);
+        }
     }
     ladder_user_workdir_remove();
     if (ladder_stop_signal()) {

@@ -58,6 +58,13 @@ static void format_number(char *buf, size_t len, const char *fmt, double v)
     else snprintf(buf, len, "-");
 }
 
+/* A row's first column: the rung's index; a tried kernel (ladder try) is no
+ * rung of the ladder, so its row says whose it is. */
+static void position_of(const ladder_record *rec, char *buf, size_t len)
+{
+    snprintf(buf, len, rec->user ? "you" : "%d", rec->index);
+}
+
 void ladder_print_table(FILE *out, const ladder_results *r, size_t first)
 {
     if (first >= r->count) return;
@@ -79,9 +86,8 @@ void ladder_print_table(FILE *out, const ladder_results *r, size_t first)
         char name[80], time[16], spread[16], gbps[16], gflops[16], bandwidth[16], fp32[16], speedup[16], ratio[16],
             error[16], against_reference[96] = "";
         snprintf(name, sizeof name, "%s%s", rec->variant, rec->baseline ? " *" : rec->reference ? " +" : "");
-        /* A tried kernel (ladder try) is no rung of the ladder: its row says whose it is. */
         char position[16];
-        snprintf(position, sizeof position, rec->user ? "you" : "%d", rec->index);
+        position_of(rec, position, sizeof position);
         tried |= rec->user;
         if (rec->skipped) {
             fprintf(out, "%3s  %-26s skipped: %s\n", position, name, rec->reason);
@@ -166,7 +172,9 @@ void ladder_print_counters(FILE *out, const ladder_results *r, size_t first)
         format_number(wavefronts, sizeof wavefronts, "%.2f", c->shared_load_wavefronts_per_instruction);
         format_number(conflicts, sizeof conflicts, "%.3g", c->shared_bank_conflicts);
         format_number(occupancy, sizeof occupancy, "%.0f%%", c->achieved_occupancy_pct);
-        fprintf(out, "%3d  %-26s %7d %9s %10s %10s %6s %10s %7s %7s %7s %10s %6s\n", rec->index, rec->variant,
+        char position[16];
+        position_of(rec, position, sizeof position);
+        fprintf(out, "%3s  %-26s %7d %9s %10s %10s %6s %10s %7s %7s %7s %10s %6s\n", position, rec->variant,
                 c->kernels, time, read, written, dram, l2, load_sectors, store_sectors, wavefronts, conflicts,
                 occupancy);
     }
