@@ -4,7 +4,8 @@
 # tests/try/ fail as they should (a skipped edge and an unwritten output:
 # exit 3; an out-of-bounds write: the fault line, the compute-sanitizer
 # command, exit 5; a hang: the watchdog's line, exit 4), each time with the
-# ladder's own records kept. With `memcheck` last, instead: each template's
+# ladder's own records kept; with ncu, `try --ncu` gives the tried kernel
+# counters and a limiter line. With `memcheck` last, instead: each template's
 # child alone (at small sizes) under compute-sanitizer memcheck, which must
 # find nothing. Skipped (77) without a GPU (or, for memcheck, without
 # compute-sanitizer).
@@ -29,7 +30,9 @@ try() {
     got=$?
     [ "$got" -eq "$code" ] && echo "ok: try $case_name $file -> $got" ||
         { fail "try $case_name $file $* -> exit $got, want $code:"; sed 's/^/  /' "$tmp/$name.out"; }
-    [ -z "$(ls -A "$TMPDIR")" ] || { fail "try $case_name left $(ls "$TMPDIR") behind"; rm -rf "${TMPDIR:?}"/*; }
+    # Nothing of ladder's is left (ncu leaves its lock file wherever it runs).
+    left=$(ls -A "$TMPDIR" | grep -v '^nsight-compute-lock$')
+    [ -z "$left" ] || { fail "try $case_name left $left behind"; rm -rf "${TMPDIR:?}"/*; }
 }
 
 # records NAME PYTHON: an assertion over the document's records (r: the
@@ -101,6 +104,20 @@ records fault 'user[0]["skipped"] and "faulted" in user[0]["reason"] and len(run
 try hang 4 reduce "$planted/reduce_hang.cu" --hang-timeout 3
 grep -q "did not finish in 3 s" "$tmp/hang.out" || fail "hang: no watchdog line"
 records hang 'user[0]["hung"] and user[0]["skipped"] and len(rungs) >= 10 and all(x["valid"] for x in rungs)'
+
+# --ncu: the tried kernel's counters in the counters table beside the
+# rungs' and in its record, and the limiter line; skipped without ncu.
+if [ -n "${LADDER_NCU:-}" ] || command -v ncu >/dev/null 2>&1; then
+    try ncu 0 transpose "$tmp/transpose_mine.cu" --ncu
+    awk '/counters \(Nsight Compute/ { table = 1 } table && /^you  transpose_mine\.cu +[1-9]/ { row = 1 }
+         END { exit !row }' "$tmp/ncu.out" || fail "ncu: no row of yours in the counters table"
+    grep -q "^limiter: " "$tmp/ncu.out" || fail "ncu: no limiter line"
+    records ncu 'user[0]["counters"]["kernels"] >= 1 and user[0]["counters"]["dram_bytes_read"] > 0 and
+        sum("counters" in x for x in rungs) >= 5'
+    sed -n '/counters (Nsight Compute/,$p' "$tmp/ncu.out"
+else
+    echo "no ncu: try --ncu skipped"
+fi
 
 [ "$failures" -eq 0 ] && echo "try_gpu_test: ok" || echo "try_gpu_test: $failures failed"
 [ "$failures" -eq 0 ]
