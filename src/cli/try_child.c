@@ -87,8 +87,10 @@ int try_child(const cli *c, const ladder_case *lc, const char *object)
     /* Under ncu (try --ncu, after the timed child finished): the kernel
      * launched once after its marker, as `run --ncu`'s child launches a
      * rung; no report, the parent reads ncu's. */
+    char entry_point[64];
+    ladder_user_entry_name(lc, entry_point, sizeof entry_point);
     if (getenv(LADDER_NCU_CHILD_ENV)) {
-        if (ladder_user_load(object, lc->try_symbol, err, sizeof err) != 0) ladder_die("%s", err);
+        if (ladder_user_load(object, entry_point, err, sizeof err) != 0) ladder_die("%s", err);
         const ladder_case *one = &tried;
         int rc = profile_for_ncu(c, &one, 1);
         ladder_user_unload();
@@ -99,7 +101,7 @@ int try_child(const cli *c, const ladder_case *lc, const char *object)
     if (!report_path || !*report_path) ladder_die("%s is set but %s is not", LADDER_TRY_CHILD_ENV, LADDER_TRY_REPORT_ENV);
     ladder_on_fatal(keep_fault);
     save_report("loading the shared object");
-    if (ladder_user_load(object, lc->try_symbol, err, sizeof err) != 0) ladder_die("%s", err);
+    if (ladder_user_load(object, entry_point, err, sizeof err) != 0) ladder_die("%s", err);
 
     ladder_device device;
     if (ladder_device_open(c->devices[0], &device, err, sizeof err) != 0) ladder_die("%s", err);

@@ -64,7 +64,7 @@ static const ladder_case *triable_case(const cli *c)
     if (c->case_count == 0) usage_error("try needs a case and a kernel file: ladder try CASE FILE.cu%s", "");
     const ladder_case *lc = ladder_find_case(c->cases[0]);
     if (!lc) usage_error("unknown case '%s'", c->cases[0]);
-    if (!lc->try_symbol) {
+    if (!lc->try_rung.impl) {
         fprintf(stderr, "ladder: try %s: %s\n", lc->name,
                 lc->try_refusal ? lc->try_refusal : "this case has no entry point for a kernel of yours");
         exit(LADDER_EXIT_USAGE);
@@ -163,7 +163,9 @@ static void build_files(const cli *c, const ladder_case *lc, tried_file *files, 
             fprintf(stderr, "ladder: try: %s does not compile; nvcc's first lines:\n%s", t->path, diagnostics);
             exit(LADDER_EXIT_USAGE);
         }
-        if (ladder_user_load(t->object, lc->try_symbol, err, sizeof err) != 0) {
+        char entry_point[64];
+        ladder_user_entry_name(lc, entry_point, sizeof entry_point);
+        if (ladder_user_load(t->object, entry_point, err, sizeof err) != 0) {
             fprintf(stderr, "ladder: try: %s: %s\n", t->path, err);
             exit(LADDER_EXIT_USAGE);
         }

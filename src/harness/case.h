@@ -142,14 +142,13 @@ typedef struct ladder_case {
     ladder_work (*variant_work)(void *state, const ladder_variant *variant);
 
     /* `ladder try` (cli/try_command.c, harness/user/): the case's side of a
-     * user's kernel on its ladder. try_symbol is the entry point that
-     * include/ladder_try.h declares for the case; try_template the starter
-     * file, from src/cases/; try_rung the row the user's code runs as: its
+     * user's kernel on its ladder. The entry point include/ladder_try.h
+     * declares for it is ladder_try_NAME (harness/user/load.h); try_template
+     * is the starter file, from src/cases/; try_rung the row the user's code runs as: its
      * impl the case's adapter (of the case's launcher type, calling
      * ladder_user_entry()), its param and flags what the case's hooks need;
      * name and story are filled in with the file's. A case that cannot be
      * tried (a sweep) leaves these NULL and says why in try_refusal. */
-    const char *try_symbol;
     const char *try_template;
     ladder_variant try_rung;
     const char *try_refusal;

@@ -296,7 +296,6 @@ const ladder_case ado_case = {
     .quick_size = "512x512x256",
     .test_sizes = {"37x29x5", "100x77x13", "64x64x3", "1030x6x3", "1x1x1", NULL},
     .ceiling = LADDER_CEILING_BANDWIDTH,
-    .try_symbol = "ladder_try_ado",
     .try_template = "ado/ado_try_template.cu",
     .try_rung = LADDER_RUNG(NULL, NULL, tried_ado, 0),
     .variants = ado_variants,

@@ -414,7 +414,6 @@ const ladder_case attention_case = {
     .test_sizes = {"2x3x17x64", "causal:2x3x17x128", "1x2x1x64", "causal:1x1x1x128", "1x70x200x128",
                    "causal:2x1x257x64", "causal:1x1x4097x64", NULL},
     .ceiling = LADDER_CEILING_BF16_TENSOR,
-    .try_symbol = "ladder_try_attention",
     .try_template = "attention/attention_try_template.cu",
     .try_rung = LADDER_RUNG(NULL, NULL, tried_attention, NEEDS_NOTHING),
     .variants = attention_variants,

@@ -362,7 +362,6 @@ const ladder_case blur_case = {
     .quick_size = "664x1024",
     .test_sizes = {"1x1", "1x37", "37x1", "67x45", "1283x131", NULL},
     .ceiling = LADDER_CEILING_BANDWIDTH,
-    .try_symbol = "ladder_try_blur",
     .try_template = "blur/blur_try_template.cu",
     .try_rung = LADDER_RUNG(NULL, NULL, tried_blur, PACKED),
     .variants = blur_variants,

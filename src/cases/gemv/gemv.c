@@ -339,7 +339,6 @@ const ladder_case gemv_case = {
      * enough for block_per_row's unrolled loop; 2x65539: short and wide. */
     .test_sizes = {"1x1", "37x1001", "1000x3", "513x4097", "67x1028", "33x8196", "2x65539", NULL},
     .ceiling = LADDER_CEILING_BANDWIDTH,
-    .try_symbol = "ladder_try_gemv",
     .try_template = "gemv/gemv_try_template.cu",
     .try_rung = LADDER_RUNG(NULL, NULL, tried_gemv, 0),
     .variants = gemv_variants,

@@ -90,7 +90,6 @@ const ladder_case gemv_t_case = {
     /* 130x1028: aligned, a ragged last chunk; 65539x3: many chunks, narrow. */
     .test_sizes = {"1x1", "37x1001", "1000x3", "513x4097", "130x1028", "65539x3", "33x8196", NULL},
     .ceiling = LADDER_CEILING_BANDWIDTH,
-    .try_symbol = "ladder_try_gemv_t",
     .try_template = "gemv/gemv_t_try_template.cu",
     .try_rung = LADDER_RUNG(NULL, NULL, tried_gemv_t, 0),
     .variants = gemv_t_variants,

@@ -447,7 +447,6 @@ const ladder_case hgemm_case = {
     .test_sizes = {"256x256x256", "129x257x95", "1x256x256", "256x1x256", "200x136x1", "300x520x136",
                    "200x136x4000" /* split_k: 4 tiles, 63 k-tiles */, NULL},
     .ceiling = LADDER_CEILING_BF16_TENSOR,
-    .try_symbol = "ladder_try_hgemm",
     .try_template = "hgemm/hgemm_try_template.cu",
     .try_rung = LADDER_RUNG(NULL, NULL, tried_hgemm, NEEDS_SM80),
     .variants = hgemm_variants,

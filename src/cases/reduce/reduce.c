@@ -193,7 +193,6 @@ const ladder_case reduce_case = {
     .quick_size = "2^24",
     .test_sizes = {"1", "30", "4097", "65539", "1000003", NULL},
     .ceiling = LADDER_CEILING_BANDWIDTH,
-    .try_symbol = "ladder_try_reduce",
     .try_template = "reduce/reduce_try_template.cu",
     .try_rung = LADDER_RUNG(NULL, NULL, tried_reduce, 0),
     .variants = reduce_variants,

@@ -441,7 +441,6 @@ const ladder_case sgemm_case = {
     .test_sizes = {"1031x97x67", "100x260x36", "255x257x129", "32x32x32", "1x1x1",
                    "2048x2048x40" /* tile_by_size takes its big tile */, "4095x1x127", NULL},
     .ceiling = LADDER_CEILING_FP32,
-    .try_symbol = "ladder_try_sgemm",
     .try_template = "sgemm/sgemm_try_template.cu",
     .try_rung = LADDER_RUNG(NULL, NULL, tried_sgemm, 0),
     .variants = sgemm_variants,

@@ -148,7 +148,6 @@ const ladder_case smem_case = {
     .quick_size = "2^22",
     .test_sizes = {"100003", "257", "1", "4096", NULL},
     .ceiling = LADDER_CEILING_BANDWIDTH,
-    .try_symbol = "ladder_try_smem",
     .try_template = "smem/smem_try_template.cu",
     .try_rung = LADDER_RUNG(NULL, NULL, tried_reverse, 0),
     .variants = smem_variants,

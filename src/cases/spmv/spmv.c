@@ -450,7 +450,6 @@ const ladder_case spmv_case = {
     .size_forms = "banded powerlaw file",
     .test_sizes = {"banded:1", "banded:997", "powerlaw:1", "powerlaw:3001", "powerlaw:20011", NULL},
     .ceiling = LADDER_CEILING_BANDWIDTH,
-    .try_symbol = "ladder_try_spmv",
     .try_template = "spmv/spmv_try_template.cu",
     .try_rung = LADDER_RUNG(NULL, NULL, tried_spmv, 0),
     .variants = spmv_variants,

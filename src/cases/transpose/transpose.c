@@ -172,7 +172,6 @@ const ladder_case transpose_case = {
     .quick_size = "2048x2048",
     .test_sizes = {"1000x777", "33x4097", "512x256", "1000x1028", "1x1", NULL},
     .ceiling = LADDER_CEILING_BANDWIDTH,
-    .try_symbol = "ladder_try_transpose",
     .try_template = "transpose/transpose_try_template.cu",
     .try_rung = LADDER_RUNG(NULL, NULL, tried_transpose, TRANSPOSED),
     .variants = transpose_variants,

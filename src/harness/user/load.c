@@ -22,6 +22,11 @@ static ladder_impl function_at(void *handle, const char *symbol)
     return address ? f : NULL;
 }
 
+void ladder_user_entry_name(const ladder_case *c, char *out, size_t len)
+{
+    snprintf(out, len, "ladder_try_%s", c->name);
+}
+
 int ladder_user_load(const char *object, const char *symbol, char *err, size_t err_len)
 {
     ladder_user_unload();

@@ -15,6 +15,10 @@
  * which only a tried file defines. */
 #define LADDER_SAME_TYPE(function, type) _Generic(&(function), type *: 1, default: 0)
 
+/* The entry point a tried file defines for case `c`: ladder_try_NAME, as
+ * include/ladder_try.h declares it. */
+void ladder_user_entry_name(const ladder_case *c, char *out, size_t len);
+
 /* dlopen `object` and find `symbol` in it, which becomes the entry point.
  * Returns 0, or -1 with one line in err: the object does not load (an
  * undefined symbol, say) or does not define `symbol` with C linkage. */
