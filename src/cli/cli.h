@@ -16,7 +16,6 @@
 #include "harness/run/runner.h"
 #include "harness/run/size.h"
 
-#define LADDER_VERSION "0.1.0"
 #define MAX_SIZE_OPTIONS 16
 #define MAX_DEVICES 64
 

@@ -9,8 +9,6 @@
 #include "harness/check/check.h"
 #include "harness/measure/timing.h"
 
-#define LADDER_VERSION_STRING "0.1.0"
-
 /* The --ncu counters after `kernels`, by name, in JSON and CSV order: one
  * list, so that the two files cannot drift apart. */
 static const struct counter_field {
@@ -306,7 +304,7 @@ static void emit_record(FILE *out, const ladder_record *rec)
 
 void ladder_emit_json(FILE *out, const ladder_device *device, const ladder_results *r, const ladder_run_info *info)
 {
-    fprintf(out, "{\n  \"tool\": \"ladder\",\n  \"version\": \"%s\",\n  \"schema\": %d,\n", LADDER_VERSION_STRING,
+    fprintf(out, "{\n  \"tool\": \"ladder\",\n  \"version\": \"%s\",\n  \"schema\": %d,\n", LADDER_VERSION,
             LADDER_JSON_SCHEMA);
     fputs("  \"command\": ", out);
     json_string(out, info->command_line ? info->command_line : "");

@@ -11,6 +11,9 @@
 #include "harness/measure/contention.h"
 #include "harness/device/device.h"
 
+/* The version every results document and `ladder --version` carry: one place. */
+#define LADDER_VERSION "0.1.0"
+
 /* Numbers that do not apply (GFLOP/s of a copy, the ratio of a skipped
  * variant) are NAN here and null in JSON. */
 /* Nsight Compute counters of one launch of a variant (`ladder run --ncu`,
