@@ -99,7 +99,9 @@ if [ "${SKIP_SANITIZER:-0}" != 1 ]; then
                     *buffers_gpu_test*) exclude=(--report-api-errors no) ;;
                 esac
             fi
-            # LADDER_UNDER_SANITIZER: tests skip their timing checks (the tools' own work blurs them).
+            # LADDER_UNDER_SANITIZER: tests skip their timing checks (the tools' own work blurs them),
+            # and gpu_validate takes a case's sanitizer_sizes (case.h), one draw each, where the case
+            # has them: racecheck did not get through attention's test sizes in 160 s on an H200.
             # The watchdog's limit (watchdog.h) stays under the command's timeout, so that a hang
             # is named rather than cut off; the tools slow kernels far past the derived limits.
             LADDER_HANG_TIMEOUT=$(( ${SANITIZER_TIMEOUT:-240} - 20 )) LADDER_SKIP_BASELINES=$skip_baselines \

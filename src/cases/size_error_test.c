@@ -1,6 +1,6 @@
 /* Every case checks its sizes without a GPU (case.h's size_error): a size it
  * cannot take is refused with a reason before the device is opened, and its
- * own default and quick sizes pass. */
+ * own default, quick, test and sanitizer sizes pass. */
 #include <string.h>
 
 #include "harness/run/runner.h"
@@ -26,6 +26,8 @@ int main(void)
         EXPECTF(c->size_error != NULL, "%s has no size_error hook", c->name);
         expect_sizes_pass(c, c->default_size);
         expect_sizes_pass(c, c->quick_size);
+        for (int s = 0; c->test_sizes[s]; ++s) expect_sizes_pass(c, c->test_sizes[s]);
+        for (int s = 0; c->sanitizer_sizes[s]; ++s) expect_sizes_pass(c, c->sanitizer_sizes[s]);
 
         /* Four dimensions: no case takes them. */
         ladder_size_list list;

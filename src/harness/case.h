@@ -97,6 +97,13 @@ typedef struct ladder_case {
     const char *quick_size;   /* --quick */
     const char *size_forms;   /* forms the size may name ("banded powerlaw"), NULL for none */
     const char *test_sizes[8];/* GPU test sizes (odd ones included), NULL-terminated */
+    /* Optional, NULL-terminated: what gpu_validate checks instead of test_sizes under
+     * compute-sanitizer (LADDER_UNDER_SANITIZER, gpu_test.h's ladder_validation_sizes), for a
+     * case whose test sizes the tools cannot get through in minutes (racecheck instruments
+     * every shared-memory access). The smallest sizes that still reach every code path of every
+     * rung: the tools check accesses, which a small problem makes as a large one does. Leave it
+     * empty to keep test_sizes there too. */
+    const char *sanitizer_sizes[8];
     ladder_ceiling_kind ceiling;
     int spans_gpus;           /* uses every GPU of the run at once (p2p, allreduce): with --device
                                  all it runs once, from the first GPU, not once per GPU */

@@ -5,6 +5,12 @@
  * must give the same bits (a race, or a read of shared memory not yet
  * written, shows as a difference), and its error must stay within 4x
  * cuDNN's on the same inputs where cuDNN runs.
+ * Under compute-sanitizer (LADDER_UNDER_SANITIZER, gpu_test.h) only the
+ * case's sanitizer sizes, one launch of each rung at each (attention.c: they
+ * reach every rung's paths at a small fraction of these sizes' accesses),
+ * without the repeat and the comparison with cuDNN: the tools check
+ * accesses, those check values, at two launches a rung.
+ * LADDER_SKIP_BASELINES=1 leaves cuDNN out.
  * Exits 77 without a GPU or where no rung can run. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,20 +31,27 @@ int main(void)
     open_device_or_skip(&device);
     /* The last two have more query blocks (of 128) than an H100 has SMs:
      * the persistent rung's blocks take several. */
-    const char *sizes[] = {"1x3x1x64",     "causal:2x1x17x128", "2x2x100x64",          "causal:1x2x129x64",
-                           "1x1x255x128", "causal:1x2x255x128", "causal:1x1x4097x128", "1x1x4097x64",
-                           "causal:2x70x200x64", "3x50x129x128"};
+    static const char *const test_sizes[] = {
+        "1x3x1x64",           "causal:2x1x17x128", "2x2x100x64",         "causal:1x2x129x64",
+        "1x1x255x128",        "causal:1x2x255x128", "causal:1x1x4097x128", "1x1x4097x64",
+        "causal:2x70x200x64", "3x50x129x128",       NULL};
+    int sanitizing = ladder_under_sanitizer();
+    const char *const *sizes = sanitizing ? attention_case.sanitizer_sizes : test_sizes;
+    int draws = ladder_validation_draws();
+    if (sanitizing) printf("under the sanitizer: the case's sanitizer sizes, one launch of each rung\n");
     int ran = 0;
-    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
+    for (size_t i = 0; sizes[i]; ++i) {
         void *state = create_case_or_die(&attention_case, sizes[i]);
         for (int r = 0; r < attention_case.variant_count; ++r) {
             const ladder_variant *v = &attention_case.variants[r];
             const char *reason = attention_case.unsupported(state, v);
+            if (!reason && (v->flags & LADDER_BASELINE) && ladder_skip_baselines())
+                reason = "LADDER_SKIP_BASELINES is set";
             if (reason) {
                 printf("%-20s %-16s skipped: %s\n", sizes[i], v->name, reason);
                 continue;
             }
-            for (uint64_t draw = 0; draw < 2; ++draw) {
+            for (uint64_t draw = 0; draw < (uint64_t)draws; ++draw) {
                 ladder_check c = ladder_validate_variant(&attention_case, state, v, 100 * i + 10 * r + draw);
                 printf("%-20s %-16s error %.2e (tolerance %.1e, %zu non-finite) %s\n", sizes[i], v->name, c.rel_error,
                        c.tolerance, c.nonfinite, c.passed ? "ok" : "FAIL");
@@ -52,12 +65,17 @@ int main(void)
         printf("skipped: no attention rung runs on this GPU\n");
         return LADDER_EXIT_SKIP_TEST;
     }
+    if (sanitizing) {
+        printf("repeat and cuDNN comparisons skipped under the sanitizer\n");
+        return test_result("attention_gpu_test");
+    }
 
     const char *repeat_sizes[] = {"causal:2x2x333x128", "2x2x333x64"};
     for (size_t i = 0; i < sizeof repeat_sizes / sizeof repeat_sizes[0]; ++i) {
         void *state = create_case_or_die(&attention_case, repeat_sizes[i]);
         int base = ladder_find_variant(&attention_case, "cudnn");
-        int have_cudnn = attention_case.unsupported(state, &attention_case.variants[base]) == NULL;
+        int have_cudnn =
+            attention_case.unsupported(state, &attention_case.variants[base]) == NULL && !ladder_skip_baselines();
         double reference = 0;
         if (have_cudnn) {
             reference = ladder_validate_variant(&attention_case, state, &attention_case.variants[base], 7).rel_error;

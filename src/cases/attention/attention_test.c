@@ -2,8 +2,8 @@
  * definition (the whole score matrix, masked, exponentiated and
  * normalized), the checker against planted errors (a missing tail key, an
  * off-by-one causal diagonal, a NaN, an unwritten row), the sample's
- * edges, the work counted from the problem, and the sizes the case takes.
- * No GPU needed. */
+ * edges, the work counted from the problem, the sizes the case takes and
+ * its sanitizer sizes. No GPU needed. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -231,6 +231,42 @@ static void test_sizes(void)
     for (int i = 0; attention_case.test_sizes[i]; ++i) EXPECT(!size_message(attention_case.test_sizes[i]));
 }
 
+/* The sizes gpu_validate and attention_gpu_test take under compute-sanitizer
+ * (attention.c says why each is there): between them, full and causal at
+ * both D with a partial last tile of every tile size (S not a multiple of
+ * 16, the smallest) and at least 3 key tiles of 128 (the 2-stage rings wrap),
+ * S = 1, more works (128-row query blocks of every head) than a Hopper GPU's
+ * 132 SMs (the persistent rung walks), B and H above 1; and each small
+ * enough for racecheck: at most 2^17 scores (B H S^2), where the test sizes'
+ * causal:1x1x4097x64 has 2^24. */
+static void test_sanitizer_sizes(void)
+{
+    int reached[2][2] = {{0, 0}, {0, 0}}, single_row = 0, walks = 0, spread = 0, count = 0;
+    for (; attention_case.sanitizer_sizes[count]; ++count) {
+        const char *text = attention_case.sanitizer_sizes[count], *m = size_message(text);
+        EXPECTF(!m, "sanitizer size %s: %s", text, m ? m : "");
+        ladder_size size;
+        char err[256];
+        if (m || ladder_parse_size(text, &size, err, sizeof err) != 0) continue;
+        long long batch = size.dim[0], heads = size.dim[0] * size.dim[1], seq = size.dim[2];
+        int causal = strcmp(size.form, "causal") == 0, wide = size.dim[3] == 128;
+        if (seq % 16 != 0 && seq > 2 * 128) reached[causal][wide] = 1;
+        single_row |= seq == 1;
+        walks |= heads * ((seq + 127) / 128) > 132;
+        spread |= batch > 1 && size.dim[1] > 1;
+        EXPECTF((double)heads * seq * seq <= 131072.0, "sanitizer size %s: %lld scores, more than 2^17", text,
+                heads * seq * seq);
+    }
+    for (int causal = 0; causal < 2; ++causal)
+        for (int wide = 0; wide < 2; ++wide)
+            EXPECTF(reached[causal][wide], "no sanitizer size %s at D = %d with a partial tile and 3 key tiles",
+                    causal ? "causal" : "full", wide ? 128 : 64);
+    EXPECTF(single_row, "no sanitizer size at S = 1");
+    EXPECTF(walks, "no sanitizer size with more than 132 works: the persistent rung never walks two");
+    EXPECTF(spread, "no sanitizer size with B and H both above 1");
+    EXPECTF(count <= 6, "%d sanitizer sizes: each adds to every sanitizer tool's time", count);
+}
+
 int main(void)
 {
     test_reference();
@@ -238,5 +274,6 @@ int main(void)
     test_sample();
     test_work();
     test_sizes();
+    test_sanitizer_sizes();
     return test_result("attention_test");
 }

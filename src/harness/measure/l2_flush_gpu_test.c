@@ -101,7 +101,7 @@ int main(void)
     ladder_device device;
     open_device_or_skip(&device);
     test_reads_every_word(device.sm_count);
-    if (getenv("LADDER_UNDER_SANITIZER")) printf("eviction timing skipped under the sanitizer\n");
+    if (ladder_under_sanitizer()) printf("eviction timing skipped under the sanitizer\n");
     else test_evicts(&device);
     return test_result("l2_flush_gpu_test");
 }

@@ -75,4 +75,31 @@ static inline int ladder_skip_baselines(void)
     return v && v[0] && v[0] != '0';
 }
 
+/* LADDER_UNDER_SANITIZER=1: the process runs under compute-sanitizer
+ * (scripts/gpu-check.sh sets it for every tool). The tools slow every kernel
+ * many times over (racecheck instruments every shared-memory access), so
+ * tests leave out what measures time and what only repeats a check on more
+ * data. */
+static inline int ladder_under_sanitizer(void)
+{
+    const char *v = getenv("LADDER_UNDER_SANITIZER");
+    return v && v[0] && v[0] != '0';
+}
+
+/* The sizes a GPU test validates case c at, NULL-terminated: its
+ * sanitizer_sizes under a sanitizer where it has them (case.h), else its
+ * test_sizes. */
+static inline const char *const *ladder_validation_sizes(const ladder_case *c)
+{
+    return ladder_under_sanitizer() && c->sanitizer_sizes[0] ? c->sanitizer_sizes : c->test_sizes;
+}
+
+/* Fresh input draws a variant is validated with at each size: two, or one
+ * under a sanitizer, whose tools check accesses, which the ladder's kernels
+ * make the same whatever values are drawn. */
+static inline int ladder_validation_draws(void)
+{
+    return ladder_under_sanitizer() ? 1 : 2;
+}
+
 #endif
