@@ -3,20 +3,12 @@
  * and run on compute capability 9.0 only. Q, K and V tiles come from 3D
  * tensor maps ([heads][S][D], attention.h), which fill rows past S with
  * zeros, so the kernel has no edge code but its masks and stores. */
-#include <cudaTypedefs.h>
 #include <stdio.h>
 
 #include "harness/check/check.h"
 #include "harness/hardware/shared_memory.cuh"
+#include "harness/hardware/tensor_map.h"
 #include "attention_tiles.cuh"
-
-/* The dynamic shared memory base rounded up to 1024 bytes: the 128-byte
- * swizzle repeats every 8 rows of 128 bytes, and TMA and wgmma both assume
- * a tile starts at that period. */
-__device__ __forceinline__ uint8_t *aligned_1024(uint8_t *p)
-{
-    return reinterpret_cast<uint8_t *>((reinterpret_cast<uintptr_t>(p) + 1023) & ~(uintptr_t)1023);
-}
 
 /* A block owns 128 query rows (2 consumer warpgroups of 64) and walks the
  * keys in tiles of 128, K and V each in a ring of 2 stages. Tiles of Q, K
@@ -326,37 +318,23 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
 
 /* ---- Tensor maps and launchers ---------------------------------------------------- */
 
-static int encode_map(PFN_cuTensorMapEncodeTiled_v12000 encode, CUtensorMap *map, const uint16_t *tensor, int heads,
-                      int seq, int dim, char *err, size_t err_len)
+/* A [heads][seq][dim] BF16 tensor in boxes of 64 x WS_ROWS x 1 (one head's
+ * rows: a box past the end of a head reads zeros, not the next head). */
+static int encode_map(CUtensorMap *map, const uint16_t *tensor, int heads, int seq, int dim, char *err,
+                      size_t err_len)
 {
-    cuuint64_t dims[3] = {(cuuint64_t)dim, (cuuint64_t)seq, (cuuint64_t)heads};
-    cuuint64_t strides[2] = {(cuuint64_t)dim * 2, (cuuint64_t)seq * dim * 2};
-    cuuint32_t box[3] = {64, WS_ROWS, 1}, element_strides[3] = {1, 1, 1};
-    CUresult r = encode(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 3, (void *)tensor, dims, strides, box, element_strides,
-                        CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-    if (r != CUDA_SUCCESS) {
-        snprintf(err, err_len, "cuTensorMapEncodeTiled failed (CUresult %d) for a %d x %d x %d tensor", (int)r, heads,
-                 seq, dim);
-        return -1;
-    }
-    return 0;
+    uint64_t dims[3] = {(uint64_t)dim, (uint64_t)seq, (uint64_t)heads};
+    uint64_t strides[2] = {(uint64_t)dim * 2, (uint64_t)seq * dim * 2};
+    uint32_t box[3] = {64, WS_ROWS, 1};
+    return ladder_tensor_map(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 3, tensor, dims, strides, box,
+                             CU_TENSOR_MAP_SWIZZLE_128B, err, err_len);
 }
 
 extern "C" int attention_encode_tensor_maps(attention_problem *p, char *err, size_t err_len)
 {
-    void *entry = NULL;
-    cudaDriverEntryPointQueryResult found;
-    cudaError_t e =
-        cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &entry, 12000, cudaEnableDefault, &found);
-    if (e != cudaSuccess || found != cudaDriverEntryPointSuccess || !entry) {
-        snprintf(err, err_len, "the driver has no cuTensorMapEncodeTiled (%s)", cudaGetErrorString(e));
-        return -1;
-    }
-    PFN_cuTensorMapEncodeTiled_v12000 encode = (PFN_cuTensorMapEncodeTiled_v12000)entry;
-    if (encode_map(encode, &p->q_map, p->q, p->heads, p->seq, p->dim, err, err_len) ||
-        encode_map(encode, &p->k_map, p->k, p->heads, p->seq, p->dim, err, err_len) ||
-        encode_map(encode, &p->v_map, p->v, p->heads, p->seq, p->dim, err, err_len))
+    if (encode_map(&p->q_map, p->q, p->heads, p->seq, p->dim, err, err_len) ||
+        encode_map(&p->k_map, p->k, p->heads, p->seq, p->dim, err, err_len) ||
+        encode_map(&p->v_map, p->v, p->heads, p->seq, p->dim, err, err_len))
         return -1;
     return 0;
 }

@@ -11,7 +11,6 @@
 #include "hgemm.h"
 
 #include <cublas_v2.h>
-#include <cudaTypedefs.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -24,6 +23,7 @@
 #include "harness/check/check.h"
 #include "harness/check/rng.h"
 #include "harness/check/validate.h"
+#include "harness/hardware/tensor_map.h"
 #include "harness/user/load.h"
 #include "ladder_try.h"
 
@@ -87,38 +87,22 @@ ladder_check hgemm_check_host(const float *a, const float *b_t, const float *c, 
 
 /* ---- Tensor maps ------------------------------------------------------------------ */
 
-static int encode_map(PFN_cuTensorMapEncodeTiled_v12000 encode, CUtensorMap *map, const uint16_t *matrix, int rows,
-                      int k, int ld, int box_rows, char *err, size_t err_len)
+/* Dimension 0 runs along K (contiguous), dimension 1 along the rows; the
+ * box is 64 x box_rows; elements past k or rows read as zero. */
+static int encode_map(CUtensorMap *map, const uint16_t *matrix, int rows, int k, int ld, int box_rows, char *err,
+                      size_t err_len)
 {
-    /* Dimension 0 runs along K (contiguous), dimension 1 along the rows;
-     * the box is 64 x box_rows; elements past k or rows read as zero. */
-    cuuint64_t dims[2] = {(cuuint64_t)k, (cuuint64_t)rows};
-    cuuint64_t strides[1] = {(cuuint64_t)ld * sizeof(uint16_t)};
-    cuuint32_t box[2] = {64, (cuuint32_t)box_rows}, element_strides[2] = {1, 1};
-    CUresult r = encode(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, (void *)matrix, dims, strides, box, element_strides,
-                        CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-    if (r != CUDA_SUCCESS) {
-        snprintf(err, err_len, "cuTensorMapEncodeTiled failed (CUresult %d) for a %d x %d matrix, box %d rows",
-                 (int)r, rows, k, box_rows);
-        return -1;
-    }
-    return 0;
+    uint64_t dims[2] = {(uint64_t)k, (uint64_t)rows}, strides[1] = {(uint64_t)ld * sizeof(uint16_t)};
+    uint32_t box[2] = {64, (uint32_t)box_rows};
+    return ladder_tensor_map(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, matrix, dims, strides, box,
+                             CU_TENSOR_MAP_SWIZZLE_128B, err, err_len);
 }
 
 int hgemm_encode_tensor_maps(hgemm_problem *p, char *err, size_t err_len)
 {
-    void *entry = NULL;
-    enum cudaDriverEntryPointQueryResult found;
-    cudaError_t e = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &entry, 12000, cudaEnableDefault, &found);
-    if (e != cudaSuccess || found != cudaDriverEntryPointSuccess || !entry) {
-        snprintf(err, err_len, "the driver has no cuTensorMapEncodeTiled (%s)", cudaGetErrorString(e));
-        return -1;
-    }
-    PFN_cuTensorMapEncodeTiled_v12000 encode = (PFN_cuTensorMapEncodeTiled_v12000)entry;
-    if (encode_map(encode, &p->a_rows128, p->a, p->m, p->k, p->ld, 128, err, err_len) ||
-        encode_map(encode, &p->b_rows128, p->b, p->n, p->k, p->ld, 128, err, err_len) ||
-        encode_map(encode, &p->b_rows256, p->b, p->n, p->k, p->ld, 256, err, err_len))
+    if (encode_map(&p->a_rows128, p->a, p->m, p->k, p->ld, 128, err, err_len) ||
+        encode_map(&p->b_rows128, p->b, p->n, p->k, p->ld, 128, err, err_len) ||
+        encode_map(&p->b_rows256, p->b, p->n, p->k, p->ld, 256, err, err_len))
         return -1;
     return 0;
 }

@@ -12,14 +12,6 @@
 #include "hgemm_tiles.cuh"
 #include "cases/sgemm/sgemm.h"
 
-/* The dynamic shared memory base rounded up to 1024 bytes: the 128-byte
- * swizzle repeats every 8 rows of 128 bytes, and TMA and wgmma both assume
- * a tile starts at that period. */
-__device__ __forceinline__ uint8_t *aligned_1024(uint8_t *p)
-{
-    return reinterpret_cast<uint8_t *>((reinterpret_cast<uintptr_t>(p) + 1023) & ~(uintptr_t)1023);
-}
-
 /* The k-tile `tile` of rows row0.. of a matrix into a stage, counted on
  * `full`. */
 __device__ __forceinline__ void tma_load_tile(uint32_t stage, const CUtensorMap &map, int row0, int tile,
