@@ -16,6 +16,7 @@
 #include "harness/check/check.h"
 #include "harness/check/rng.h"
 #include "harness/check/validate.h"
+#include "harness/hardware/tensor_map.h"
 #include "harness/user/load.h"
 #include "ladder_try.h"
 
@@ -215,6 +216,16 @@ typedef void sgemm_host_rung(const float *a, const float *b, float *c, long long
 typedef void sgemm_library_call(cublasHandle_t handle, const float *a, const float *b, float *c, int m, int n, int k,
                                 cudaStream_t stream);
 
+/* param NEEDS_SM90A: a Hopper rung (sgemm_wgmma_launcher), built with
+ * LADDER_HAVE_SM90A and run on compute capability 9.0 only. */
+enum { NEEDS_SM90A = 90 };
+
+#ifdef LADDER_HAVE_SM90A
+#define SM90A(launcher) launcher
+#else
+#define SM90A(launcher) NULL
+#endif
+
 #define CPU(name, story, fn) {name, story, (ladder_impl)(fn), 0, LADDER_HOST}
 #define RUNG(name, story, fn) {name, story, (ladder_impl)(fn), 0, 0}
 
@@ -263,6 +274,10 @@ static const ladder_variant sgemm_variants[] = {
      (ladder_impl)sgemm_tf32, 0, 0, "TF32 (reduced precision)"},
     RUNG("3xtf32", "tensor cores at FP32 accuracy: x = hi + lo in TF32, hi*hi + hi*lo + lo*hi, FP32 sums",
          sgemm_3xtf32),
+    {"tf32_wgmma", "TF32 on Hopper's wgmma: C^T = B^T A^T, B^T from registers, A K-major by TMA; persistent, "
+                   "warp-specialized", (ladder_impl)SM90A(sgemm_tf32_wgmma), NEEDS_SM90A, 0, "TF32 (reduced precision)"},
+    {"3xtf32_wgmma", "3xTF32 on the same machinery: A split once by a pass, B in registers; k-tile sums added in FP32",
+     (ladder_impl)SM90A(sgemm_3xtf32_wgmma), NEEDS_SM90A, 0},
     {"cublas_tf32", "TF32 (reduced precision) reference for the tf32 rung: cuBLAS, CUBLAS_COMPUTE_32F_FAST_TF32",
      (ladder_impl)cublas_sgemm_tf32, 0, LADDER_BASELINE, "TF32 (reduced precision)"},
     {"cublas", "cuBLAS SGEMM, CUBLAS_DEFAULT_MATH: FP32 FMAs, TF32 off; row-major as C^T = B^T A^T",
@@ -289,7 +304,10 @@ typedef struct sgemm_state {
     int full_check;
     sgemm_sample sample;
     int shared_optin;  /* cudaDevAttrMaxSharedMemoryPerBlockOptin of the device */
-    int compute_major; /* the device's compute capability, major part */
+    int compute_major, compute_minor; /* the device's compute capability */
+    sgemm_wgmma_problem wgmma;        /* the Hopper rungs' maps and scratch */
+    const char *wgmma_missing;        /* why they cannot run here, or NULL */
+    char wgmma_reason[200];           /* where that is a tensor map's error */
     char reason[160];  /* why a rung is unsupported, when that depends on the device */
 } sgemm_state;
 
@@ -301,6 +319,10 @@ static void destroy(void *opaque)
     cudaFree(s->device_a);
     cudaFree(s->device_b);
     cudaFree(s->device_c);
+    cudaFree(s->wgmma.a_padded);
+    cudaFree(s->wgmma.b_padded);
+    cudaFree(s->wgmma.a_high);
+    cudaFree(s->wgmma.a_low);
     free(s->host_a);
     free(s->host_b);
     free(s->host_c);
@@ -320,6 +342,60 @@ static int size_error(const ladder_size *size, char *err, size_t err_len)
         return 1;
     }
     return 0;
+}
+
+/* A map of rows x cols floats, rows ld apart, in boxes of box_cols x
+ * box_rows; the 128-byte swizzle (box_cols = 32) for the wgmma operands. */
+static int encode_map(CUtensorMap *map, const float *matrix, int rows, int cols, int ld, int box_cols, int box_rows,
+                      CUtensorMapSwizzle swizzle, char *err, size_t err_len)
+{
+    uint64_t dims[2] = {(uint64_t)cols, (uint64_t)rows}, strides[1] = {(uint64_t)ld * sizeof(float)};
+    uint32_t box[2] = {(uint32_t)box_cols, (uint32_t)box_rows};
+    return ladder_tensor_map(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, matrix, dims, strides, box, swizzle, err,
+                             err_len);
+}
+
+/* The Hopper rungs' scratch and tensor maps; NULL when ready, else why they
+ * cannot run (the rest of the ladder runs either way). */
+static const char *prepare_wgmma(sgemm_state *s)
+{
+#ifndef LADDER_HAVE_SM90A
+    (void)s;
+    return "built without sm_90a code: this build's CUDA architectures do not include 90";
+#else
+    if (s->compute_major != 9 || s->compute_minor != 0)
+        return "TMA, wgmma and setmaxnreg code built for sm_90a, which runs on compute capability 9.0 only";
+    sgemm_wgmma_problem *p = &s->wgmma;
+    p->a = s->device_a;
+    p->b = s->device_b;
+    p->c = s->device_c;
+    p->m = s->m;
+    p->n = s->n;
+    p->k = s->k;
+    p->lda = (s->k + 3) / 4 * 4;
+    p->ldb = (s->n + 3) / 4 * 4;
+    int device;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&p->sms, cudaDevAttrMultiProcessorCount, device));
+    size_t a_bytes = (size_t)s->m * p->lda * sizeof(float), b_bytes = (size_t)s->k * p->ldb * sizeof(float);
+    if ((p->lda != s->k && ladder_try_cuda_malloc((void **)&p->a_padded, a_bytes)) ||
+        (p->ldb != s->n && ladder_try_cuda_malloc((void **)&p->b_padded, b_bytes)) ||
+        ladder_try_cuda_malloc((void **)&p->a_high, a_bytes) || ladder_try_cuda_malloc((void **)&p->a_low, a_bytes))
+        return "no device memory for the staged copies of A and B";
+    const float *a = p->a_padded ? p->a_padded : p->a, *b = p->b_padded ? p->b_padded : p->b;
+    if (encode_map(&p->a_rows128, a, s->m, s->k, p->lda, 32, 128, CU_TENSOR_MAP_SWIZZLE_128B, s->wgmma_reason,
+                   sizeof s->wgmma_reason) ||
+        encode_map(&p->a_rows256, a, s->m, s->k, p->lda, 32, 256, CU_TENSOR_MAP_SWIZZLE_128B, s->wgmma_reason,
+                   sizeof s->wgmma_reason) ||
+        encode_map(&p->a_high_rows128, p->a_high, s->m, s->k, p->lda, 32, 128, CU_TENSOR_MAP_SWIZZLE_128B, s->wgmma_reason,
+                   sizeof s->wgmma_reason) ||
+        encode_map(&p->a_low_rows128, p->a_low, s->m, s->k, p->lda, 32, 128, CU_TENSOR_MAP_SWIZZLE_128B, s->wgmma_reason,
+                   sizeof s->wgmma_reason) ||
+        encode_map(&p->b_rows32, b, s->k, s->n, p->ldb, 136, 32, CU_TENSOR_MAP_SWIZZLE_NONE, s->wgmma_reason,
+                   sizeof s->wgmma_reason))
+        return s->wgmma_reason;
+    return NULL;
+#endif
 }
 
 static void *create(const ladder_size *size, ladder_status *status, char *err, size_t err_len)
@@ -349,6 +425,8 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
     CUDA_CHECK(cudaGetDevice(&device));
     CUDA_CHECK(cudaDeviceGetAttribute(&s->shared_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
     CUDA_CHECK(cudaDeviceGetAttribute(&s->compute_major, cudaDevAttrComputeCapabilityMajor, device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&s->compute_minor, cudaDevAttrComputeCapabilityMinor, device));
+    s->wgmma_missing = prepare_wgmma(s);
     CUBLAS_CHECK(cublasCreate(&s->cublas));
     CUBLAS_CHECK(cublasSetMathMode(s->cublas, CUBLAS_DEFAULT_MATH));
     s->full_check = (double)m * n * k <= (double)SGEMM_FULL_CHECK_MNK;
@@ -386,8 +464,12 @@ static const char *unsupported(void *opaque, const ladder_variant *v)
         return "one thread per element in one block: a block holds at most 1024 threads (M, N <= 32)";
     if (is_tensor_rung(v) && s->compute_major < 8)
         return "TF32 tensor-core instructions (mma.sync .tf32) need compute capability 8.0 or later";
+    if (v->param == NEEDS_SM90A && s->wgmma_missing) return s->wgmma_missing;
     if (!(v->flags & (LADDER_HOST | LADDER_BASELINE))) {
         size_t need = sgemm_shared_bytes((sgemm_launcher *)v->impl);
+#ifdef LADDER_HAVE_SM90A
+        if (v->param == NEEDS_SM90A) need = sgemm_wgmma_shared_bytes((sgemm_wgmma_launcher *)v->impl);
+#endif
         if (need > (size_t)s->shared_optin) {
             snprintf(s->reason, sizeof s->reason, "needs %.1f KB of shared memory a block; this GPU grants %.1f KB",
                      need / 1024.0, s->shared_optin / 1024.0);
@@ -404,6 +486,8 @@ static void run(void *opaque, const ladder_variant *v, cudaStream_t stream)
         ((sgemm_host_rung *)v->impl)(s->host_a, s->host_b, s->host_c, s->m, s->n, s->k);
     else if (v->flags & LADDER_BASELINE)
         ((sgemm_library_call *)v->impl)(s->cublas, s->device_a, s->device_b, s->device_c, s->m, s->n, s->k, stream);
+    else if (v->param == NEEDS_SM90A)
+        ((sgemm_wgmma_launcher *)v->impl)(&s->wgmma, stream);
     else
         ((sgemm_launcher *)v->impl)(s->device_a, s->device_b, s->device_c, s->m, s->n, s->k, stream);
 }
@@ -440,6 +524,12 @@ const ladder_case sgemm_case = {
     .quick_size = "1024",
     .test_sizes = {"1031x97x67", "100x260x36", "255x257x129", "32x32x32", "1x1x1",
                    "2048x2048x40" /* tile_by_size takes its big tile */, "4095x1x127", NULL},
+    /* Under compute-sanitizer (racecheck instruments every shared-memory
+     * access): odd in every dimension, a single tile, 1x1x1, a lone column.
+     * The large test sizes reach only the size-chosen paths (tile_by_size's
+     * big tile, tf32_wgmma's 256-row tile), the same kernels as other rungs
+     * or template instances of them. */
+    .sanitizer_sizes = {"1031x97x67", "255x257x129", "32x32x32", "1x1x1", "4095x1x127", NULL},
     .ceiling = LADDER_CEILING_FP32,
     .try_template = "sgemm/sgemm_try_template.cu",
     .try_rung = LADDER_RUNG(NULL, NULL, tried_sgemm, 0),

@@ -4,6 +4,7 @@
 #ifndef LADDER_SGEMM_H
 #define LADDER_SGEMM_H
 
+#include <cuda.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -37,6 +38,38 @@ sgemm_launcher sgemm_tile_128x128_k32;
 sgemm_launcher sgemm_tile_by_size;
 sgemm_launcher sgemm_tf32;
 sgemm_launcher sgemm_3xtf32;
+
+/* The Hopper rungs (sgemm_sm90a_kernels.cu): TF32 and 3xTF32 on wgmma, fed
+ * by the tensor copy engine. Built when the CUDA architectures include 90
+ * (LADDER_HAVE_SM90A), run on compute capability 9.0 only. Their problem
+ * carries what the case prepares once per size (sgemm_wgmma_prepare): the
+ * tensor maps, and scratch for what the launchers write before the
+ * multiply, inside the rung's time. */
+typedef struct sgemm_wgmma_problem {
+    const float *a, *b;
+    float *c;
+    int m, n, k;
+    int sms;
+    /* Rows of the staged copies: K (A) and N (B) rounded up to a multiple of
+     * 4, as TMA needs rows 16 bytes apart. */
+    int lda, ldb;
+    /* A and B in such rows, where K (N) is not a multiple of 4; else NULL
+     * and the maps read A (B) in place. */
+    float *a_padded, *b_padded;
+    /* 3xtf32: A's TF32 high and low parts, m x lda each. */
+    float *a_high, *a_low;
+    /* A (or a_padded) in boxes of 32 floats x 128 and x 256 rows, 128-byte
+     * swizzle; a_high and a_low in boxes of 32 x 128; B (or b_padded) in
+     * boxes of 136 columns x 32 rows of K, unswizzled. */
+    CUtensorMap a_rows128, a_rows256, a_high_rows128, a_low_rows128, b_rows32;
+} sgemm_wgmma_problem;
+
+typedef void sgemm_wgmma_launcher(const sgemm_wgmma_problem *problem, cudaStream_t stream);
+
+sgemm_wgmma_launcher sgemm_tf32_wgmma;
+sgemm_wgmma_launcher sgemm_3xtf32_wgmma;
+/* Dynamic shared memory a block of the rung asks for. */
+size_t sgemm_wgmma_shared_bytes(sgemm_wgmma_launcher *rung);
 
 /* Dynamic shared memory a rung asks for per block, where that is more than
  * the 48 KB every GPU grants without opting in; 0 for the others. A device
