@@ -275,7 +275,8 @@ static const ladder_variant sgemm_variants[] = {
     RUNG("3xtf32", "tensor cores at FP32 accuracy: x = hi + lo in TF32, hi*hi + hi*lo + lo*hi, FP32 sums",
          sgemm_3xtf32),
     {"tf32_wgmma", "TF32 on Hopper's wgmma: C^T = B^T A^T, B^T from registers, A K-major by TMA; persistent, "
-                   "warp-specialized", (ladder_impl)SM90A(sgemm_tf32_wgmma), NEEDS_SM90A, 0, "TF32 (reduced precision)"},
+                   "warp-specialized",
+     (ladder_impl)SM90A(sgemm_tf32_wgmma), NEEDS_SM90A, 0, "TF32 (reduced precision)"},
     {"3xtf32_wgmma", "3xTF32 on the same machinery: A split once by a pass, B in registers; k-tile sums added in FP32",
      (ladder_impl)SM90A(sgemm_3xtf32_wgmma), NEEDS_SM90A, 0},
     {"cublas_tf32", "TF32 (reduced precision) reference for the tf32 rung: cuBLAS, CUBLAS_COMPUTE_32F_FAST_TF32",
@@ -383,17 +384,23 @@ static const char *prepare_wgmma(sgemm_state *s)
         ladder_try_cuda_malloc((void **)&p->a_high, a_bytes) || ladder_try_cuda_malloc((void **)&p->a_low, a_bytes))
         return "no device memory for the staged copies of A and B";
     const float *a = p->a_padded ? p->a_padded : p->a, *b = p->b_padded ? p->b_padded : p->b;
-    if (encode_map(&p->a_rows128, a, s->m, s->k, p->lda, 32, 128, CU_TENSOR_MAP_SWIZZLE_128B, s->wgmma_reason,
-                   sizeof s->wgmma_reason) ||
-        encode_map(&p->a_rows256, a, s->m, s->k, p->lda, 32, 256, CU_TENSOR_MAP_SWIZZLE_128B, s->wgmma_reason,
-                   sizeof s->wgmma_reason) ||
-        encode_map(&p->a_high_rows128, p->a_high, s->m, s->k, p->lda, 32, 128, CU_TENSOR_MAP_SWIZZLE_128B, s->wgmma_reason,
-                   sizeof s->wgmma_reason) ||
-        encode_map(&p->a_low_rows128, p->a_low, s->m, s->k, p->lda, 32, 128, CU_TENSOR_MAP_SWIZZLE_128B, s->wgmma_reason,
-                   sizeof s->wgmma_reason) ||
-        encode_map(&p->b_rows32, b, s->k, s->n, p->ldb, 136, 32, CU_TENSOR_MAP_SWIZZLE_NONE, s->wgmma_reason,
-                   sizeof s->wgmma_reason))
-        return s->wgmma_reason;
+    const CUtensorMapSwizzle swizzled = CU_TENSOR_MAP_SWIZZLE_128B;
+    struct {
+        CUtensorMap *map;
+        const float *matrix;
+        int rows, cols, ld, box_cols, box_rows;
+        CUtensorMapSwizzle swizzle;
+    } maps[] = {
+        {&p->a_rows128, a, s->m, s->k, p->lda, 32, 128, swizzled},
+        {&p->a_rows256, a, s->m, s->k, p->lda, 32, 256, swizzled},
+        {&p->a_high_rows128, p->a_high, s->m, s->k, p->lda, 32, 128, swizzled},
+        {&p->a_low_rows128, p->a_low, s->m, s->k, p->lda, 32, 128, swizzled},
+        {&p->b_rows32, b, s->k, s->n, p->ldb, 136, 32, CU_TENSOR_MAP_SWIZZLE_NONE},
+    };
+    for (size_t i = 0; i < sizeof maps / sizeof maps[0]; ++i)
+        if (encode_map(maps[i].map, maps[i].matrix, maps[i].rows, maps[i].cols, maps[i].ld, maps[i].box_cols,
+                       maps[i].box_rows, maps[i].swizzle, s->wgmma_reason, sizeof s->wgmma_reason))
+            return s->wgmma_reason;
     return NULL;
 #endif
 }
