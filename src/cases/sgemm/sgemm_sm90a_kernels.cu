@@ -105,14 +105,15 @@ __device__ __forceinline__ void wgmma_tf32(float (&acc)[BM / 2], const uint32_t 
  * note of sgemm_tensor_kernels.cu), so each k-tile's 12 products are
  * summed from zero into `part` and added to acc in FP32.
  * Measured on the H200, same process, ratio to cuBLAS at 4096^3 / 4095^3 /
- * 1000^3 (4095: K and N padded by the staging pass, inside the time):
- *   tf32_wgmma / cuBLAS TF32     0.866-0.879 / 2.04-2.06 / 0.93-0.96
+ * 1000^3 (4095: K and N padded by the staging pass, inside the time), over
+ * six runs (docs/results/nvidia-h200.json and -sgemm.json among them):
+ *   tf32_wgmma / cuBLAS TF32     0.866-0.885 / 2.04-2.08 / 0.93-0.96
  *     128-row tiles at every size  0.642 / 1.54 / 0.93
- *   3xtf32_wgmma / cuBLAS FP32   2.51 / 2.51 / 1.31 (error 3.1e-7 at
- *                                4096^3, cuBLAS FP32's 1.15e-6)
- * The limiter of tf32_wgmma at 4096^3 is power: NVML counts 833 W against
- * cuBLAS TF32's 691 W, and the SM clock falls to 1650 MHz where cuBLAS
- * keeps 1965 (409 against 485 GFLOP per joule). With the clocks locked at
+ *   3xtf32_wgmma / cuBLAS FP32   2.51-2.61 / 2.51-2.61 / 1.31-1.52 (error
+ *                                3.1e-7 at 4096^3, cuBLAS FP32's 1.15e-6)
+ * The limiter of tf32_wgmma at 4096^3 is power: NVML counts 833-871 W
+ * against cuBLAS TF32's 691-715 W, and the SM clock falls to 1620-1650 MHz
+ * where cuBLAS keeps 1965 (404-422 against 485-490 GFLOP per joule). With the clocks locked at
  * base by Nsight Compute (1.30 GHz), the tensor pipe is busy 91% of cycles
  * and the rung beats cuBLAS TF32, 404 against 453 us; L2 throughput 67%,
  * L1 63%, issue slots 21%. So what is left is energy a FLOP: fewer bytes
