@@ -68,11 +68,12 @@ if [ "${SKIP_SANITIZER:-0}" != 1 ]; then
     done
     # --ncu's child path (one marked launch per variant) without ncu itself
     gpu_commands+=("env LADDER_NCU_CHILD=1 build/ladder run smem --quick")
-    : >"$OUT/sanitizer.log"
-    for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck}; do
-        bad=0 skipped=0
+    # One tool over every command, into its own log; the result line into $OUT/sanitizer-TOOL.result.
+    sanitize_with() {
+        local tool=$1 log="$OUT/sanitizer-$1.log" bad=0 skipped=0 cmd exclude skip_baselines rc
+        : >"$log"
         for cmd in "${gpu_commands[@]}"; do
-            echo "---- $tool: $cmd" >>"$OUT/sanitizer.log"
+            echo "---- $tool: $cmd" >>"$log"
             # racecheck reports hazards inside the vendor libraries' own kernels: cuSPARSE's
             # csrmv (the spmv baseline) and cuBLAS's nvjet BF16 GEMM (the hgemm baseline, at
             # K = 1 on an H100): NVIDIA's code, not ours. Under racecheck the vendor variants
@@ -110,15 +111,26 @@ if [ "${SKIP_SANITIZER:-0}" != 1 ]; then
             # is named rather than cut off; the tools slow kernels far past the derived limits.
             LADDER_HANG_TIMEOUT=$(( ${SANITIZER_TIMEOUT:-240} - 20 )) LADDER_SKIP_BASELINES=$skip_baselines \
                 LADDER_UNDER_SANITIZER=1 timeout "${SANITIZER_TIMEOUT:-240}" \
-                compute-sanitizer --tool "$tool" "${exclude[@]}" --error-exitcode 99 $cmd >>"$OUT/sanitizer.log" 2>&1
+                compute-sanitizer --tool "$tool" "${exclude[@]}" --error-exitcode 99 $cmd >>"$log" 2>&1
             rc=$?
             # 77: the test found nothing it could run on this machine (one GPU for p2p).
             if [ $rc = 77 ]; then skipped=$((skipped + 1))
-            elif [ $rc != 0 ]; then bad=$((bad + 1)); echo "FAILED (rc $rc): $tool $cmd" >>"$OUT/sanitizer.log"; fi
+            elif [ $rc != 0 ]; then bad=$((bad + 1)); echo "FAILED (rc $rc): $tool $cmd" >>"$log"; fi
         done
-        note "compute-sanitizer $tool: $((${#gpu_commands[@]} - bad - skipped))/${#gpu_commands[@]} clean, $skipped skipped"
+        echo "compute-sanitizer $tool: $((${#gpu_commands[@]} - bad - skipped))/${#gpu_commands[@]} clean, $skipped skipped" \
+            >"$OUT/sanitizer-$tool.result"
+    }
+    # The tools run side by side: each is bound by the host's instrumentation work more than by
+    # the GPU, and the tests take no timings under a sanitizer. A tool cut off by the call's
+    # limit leaves no result line: the summary says so.
+    tools=${SANITIZE_TOOLS:-memcheck racecheck synccheck}
+    for tool in $tools; do rm -f "$OUT/sanitizer-$tool.result"; sanitize_with "$tool" & done
+    wait
+    for tool in $tools; do
+        if [ -f "$OUT/sanitizer-$tool.result" ]; then note "$(cat "$OUT/sanitizer-$tool.result")"
+        else note "compute-sanitizer $tool: did not finish (see sanitizer-$tool.log)"; fi
+        grep -E "FAILED|ERROR SUMMARY: [1-9]|Hazard|Invalid" "$OUT/sanitizer-$tool.log" | head -10
     done
-    grep -E "FAILED|ERROR SUMMARY: [1-9]|Hazard|Invalid" "$OUT/sanitizer.log" | head -20
 fi
 
 echo

@@ -96,7 +96,7 @@ typedef struct ladder_case {
     const char *default_size; /* the full-run sizes: one, or a comma-separated list */
     const char *quick_size;   /* --quick */
     const char *size_forms;   /* forms the size may name ("banded powerlaw"), NULL for none */
-    const char *test_sizes[8];/* GPU test sizes (odd ones included), NULL-terminated */
+    const char *test_sizes[10]; /* GPU test sizes (odd ones included), NULL-terminated */
     /* Optional, NULL-terminated: what gpu_validate checks instead of test_sizes under
      * compute-sanitizer (LADDER_UNDER_SANITIZER, gpu_test.h's ladder_validation_sizes), for a
      * case whose test sizes the tools cannot get through in minutes (racecheck instruments

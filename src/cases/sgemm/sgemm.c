@@ -277,6 +277,9 @@ static const ladder_variant sgemm_variants[] = {
     {"tf32_wgmma", "TF32 on Hopper's wgmma: C^T = B^T A^T, B^T from registers, A K-major by TMA; persistent, "
                    "warp-specialized",
      (ladder_impl)SM90A(sgemm_tf32_wgmma), NEEDS_SM90A, 0, "TF32 (reduced precision)"},
+    {"tf32_wgmma_multicast", "the 256-row tiles in clusters of two blocks side by side, each bringing half of their "
+                             "shared A tile into both by TMA multicast: a third fewer bytes from L2",
+     (ladder_impl)SM90A(sgemm_tf32_wgmma_multicast), NEEDS_SM90A, 0, "TF32 (reduced precision)"},
     {"3xtf32_wgmma", "3xTF32 on the same machinery: A split once by a pass, B in registers; k-tile sums added in FP32",
      (ladder_impl)SM90A(sgemm_3xtf32_wgmma), NEEDS_SM90A, 0},
     {"cublas_tf32", "TF32 (reduced precision) reference for the tf32 rung: cuBLAS, CUBLAS_COMPUTE_32F_FAST_TF32",
@@ -401,6 +404,7 @@ static const char *prepare_wgmma(sgemm_state *s)
         if (encode_map(maps[i].map, maps[i].matrix, maps[i].rows, maps[i].cols, maps[i].ld, maps[i].box_cols,
                        maps[i].box_rows, maps[i].swizzle, s->wgmma_reason, sizeof s->wgmma_reason))
             return s->wgmma_reason;
+    p->cluster_blocks = sgemm_wgmma_cluster_blocks(p);
     return NULL;
 #endif
 }
@@ -472,6 +476,10 @@ static const char *unsupported(void *opaque, const ladder_variant *v)
     if (is_tensor_rung(v) && s->compute_major < 8)
         return "TF32 tensor-core instructions (mma.sync .tf32) need compute capability 8.0 or later";
     if (v->param == NEEDS_SM90A && s->wgmma_missing) return s->wgmma_missing;
+#ifdef LADDER_HAVE_SM90A
+    if (v->impl == (ladder_impl)sgemm_tf32_wgmma_multicast && s->wgmma.cluster_blocks == 0)
+        return "no cluster of two of its blocks fits on this device";
+#endif
     if (!(v->flags & (LADDER_HOST | LADDER_BASELINE))) {
         size_t need = sgemm_shared_bytes((sgemm_launcher *)v->impl);
 #ifdef LADDER_HAVE_SM90A
@@ -530,13 +538,15 @@ const ladder_case sgemm_case = {
     .default_size = "4096,4095,1000",
     .quick_size = "1024",
     .test_sizes = {"1031x97x67", "100x260x36", "255x257x129", "32x32x32", "1x1x1",
-                   "2048x2048x40" /* tile_by_size takes its big tile */, "4095x1x127", NULL},
+                   "2048x2048x40" /* tile_by_size takes its big tile */, "4095x1x127",
+                   "4097x2100x7" /* the wgmma rungs' 256-row tiles; in clusters, an odd count of tile columns */,
+                   NULL},
     /* Under compute-sanitizer (racecheck instruments every shared-memory
-     * access): odd in every dimension, a single tile, 1x1x1, a lone column.
-     * The large test sizes reach only the size-chosen paths (tile_by_size's
-     * big tile, tf32_wgmma's 256-row tile), the same kernels as other rungs
-     * or template instances of them. */
-    .sanitizer_sizes = {"1031x97x67", "255x257x129", "32x32x32", "1x1x1", "4095x1x127", NULL},
+     * access): odd in every dimension, a single tile, 1x1x1, a lone column,
+     * and the clusters of tf32_wgmma_multicast (their own barrier protocol).
+     * 2048x2048x40 reaches only tile_by_size's big tile, a template instance
+     * of a kernel other rungs run. */
+    .sanitizer_sizes = {"1031x97x67", "255x257x129", "32x32x32", "1x1x1", "4095x1x127", "4097x2100x7", NULL},
     .ceiling = LADDER_CEILING_FP32,
     .try_template = "sgemm/sgemm_try_template.cu",
     .try_rung = LADDER_RUNG(NULL, NULL, tried_sgemm, 0),

@@ -50,6 +50,9 @@ typedef struct sgemm_wgmma_problem {
     float *c;
     int m, n, k;
     int sms;
+    /* Blocks of tf32_wgmma_multicast resident at once, in clusters of two
+     * (sgemm_wgmma_cluster_blocks); 0 where no such cluster fits. */
+    int cluster_blocks;
     /* Rows of the staged copies: K (A) and N (B) rounded up to a multiple of
      * 4, as TMA needs rows 16 bytes apart. */
     int lda, ldb;
@@ -67,7 +70,9 @@ typedef struct sgemm_wgmma_problem {
 typedef void sgemm_wgmma_launcher(const sgemm_wgmma_problem *problem, cudaStream_t stream);
 
 sgemm_wgmma_launcher sgemm_tf32_wgmma;
+sgemm_wgmma_launcher sgemm_tf32_wgmma_multicast;
 sgemm_wgmma_launcher sgemm_3xtf32_wgmma;
+int sgemm_wgmma_cluster_blocks(const sgemm_wgmma_problem *problem);
 /* Dynamic shared memory a block of the rung asks for. */
 size_t sgemm_wgmma_shared_bytes(sgemm_wgmma_launcher *rung);
 

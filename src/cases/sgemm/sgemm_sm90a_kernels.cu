@@ -67,6 +67,16 @@ __device__ __forceinline__ uint32_t tf32_bits(float x)
     return __float_as_uint(sgemm_tf32_round(x));
 }
 
+/* The same rounding for a wgmma operand alone, in one instruction: the
+ * tensor core ignores the 13 low bits (it truncates), so adding half of the
+ * lowest kept bit is enough; the mask only matters to arithmetic that reads
+ * the whole register (3xtf32's remainder). 16 integer instructions fewer a
+ * thread and k-tile, of about 60. */
+__device__ __forceinline__ uint32_t tf32_operand_bits(float x)
+{
+    return __float_as_uint(x) + 0x1000u;
+}
+
 /* A float of shared memory at a shared-window address: a pointer computed
  * from the aligned base would lose its address space and load through the
  * generic path. */
@@ -89,37 +99,49 @@ __device__ __forceinline__ void wgmma_tf32(float (&acc)[BM / 2], const uint32_t 
         wgmma_m64n128k8_tf32_rs(acc, a, desc, accumulate);
 }
 
-/* Rungs tf32_wgmma (PASSES = 1) and 3xtf32_wgmma (PASSES = 3). Over the
- * mma.sync rungs: wgmma m64nBMk8 (BM = 256 or 128 rows of C a block, 4
- * instructions a k-tile of 32 where 8 warps issued 128 mma.sync and 96
- * ldmatrix), its B operand straight from the swizzled tile; a producer
- * warpgroup feeding a 4- or 6-stage ring by TMA; persistent blocks.
- * A consumer waits for its k-tile's multiply to end (wait_group 0) before
- * it loads the next fragments: the multiply reads the fragment registers
- * until it ends, and the other consumer's multiply keeps the tensor cores
- * busy meanwhile. Keeping one k-tile in flight (wait_group 1) with two
- * fragment sets held apart measured the same (0.866 of cuBLAS TF32 at
- * 4096^3 either way); with one set it is wrong (the next loads overwrite
- * registers an unfinished multiply reads: error 0.99 at 4096^3).
- * 3xtf32: the tensor core truncates as it accumulates (the SUM_OUTSIDE
- * note of sgemm_tensor_kernels.cu), so each k-tile's 12 products are
- * summed from zero into `part` and added to acc in FP32.
+/* Rungs tf32_wgmma (PASSES = 1, CLUSTER = 1), tf32_wgmma_multicast
+ * (PASSES = 1, CLUSTER = 2 on its 256-row tiles) and 3xtf32_wgmma
+ * (PASSES = 3). Over the mma.sync rungs: wgmma m64nBMk8 (BM = 256 or 128
+ * rows of C a block, 4 instructions a k-tile of 32 where 8 warps issued 128
+ * mma.sync and 96 ldmatrix), its B operand straight from the swizzled tile;
+ * a producer warpgroup feeding a 4- or 6-stage ring by TMA; persistent
+ * blocks. tf32: one k-tile's multiply stays in flight while the next one's
+ * fragments load (wait_group 1, two fragment sets; with one set it is
+ * wrong, error 0.99: the loads overwrite registers an unfinished multiply
+ * reads). 3xtf32 waits for each k-tile (wait_group 0), whose sum it needs.
+ * tf32_wgmma_multicast: two blocks side by side in N, one cluster, share
+ * their A tile: each brings half of it into both by TMA multicast, so a
+ * block reads 33 KB from L2 a k-tile where it read 49 KB.
  * Measured on the H200, same process, ratio to cuBLAS at 4096^3 / 4095^3 /
- * 1000^3 (4095: K and N padded by the staging pass, inside the time), over
- * six runs (docs/results/nvidia-h200.json and -sgemm.json among them):
- *   tf32_wgmma / cuBLAS TF32     0.866-0.885 / 2.04-2.08 / 0.93-0.96
- *     128-row tiles at every size  0.642 / 1.54 / 0.93
+ * 1000^3 (4095: K and N padded by the staging pass, inside the time):
+ *   tf32_wgmma / cuBLAS TF32, wait_group 0   0.866-0.885 / 2.04-2.08 / 0.93-0.96
+ *     128-row tiles at every size            0.642 / 1.54 / 0.93
+ *     one k-tile in flight, 1-instruction rounding
+ *                                             0.868-0.944 / 2.11 / 1.005-1.010
+ *   tf32_wgmma_multicast, wait_group 0       0.951-0.981 at 4096^3 (0.93-0.97 at 8192^3)
+ *     one k-tile in flight                   0.985 (cuBLAS unthrottled), 1.06 (throttled)
+ *     and 1-instruction rounding              0.975 / 2.19 / 1.01 and 1.042 / 2.19 / 1.005
+ *                                             (docs/results/nvidia-h200-sgemm.json, then a
+ *                                             second run)
+ *     clusters of four, 2 x 2 (B shared too) or 1 x 4: 0.787 and 0.791 at 4096^3 (only
+ *     120 of 132 blocks resident: a cluster must fit in one GPC)
+ *     float2 stores, pairs swapped by shuffles: 0.932 (slower than 4-byte stores)
  *   3xtf32_wgmma / cuBLAS FP32   2.51-2.61 / 2.51-2.61 / 1.31-1.52 (error
  *                                3.1e-7 at 4096^3, cuBLAS FP32's 1.15e-6)
- * The limiter of tf32_wgmma at 4096^3 is power: NVML counts 833-871 W
- * against cuBLAS TF32's 691-715 W, and the SM clock falls to 1620-1650 MHz
- * where cuBLAS keeps 1965 (404-422 against 485-490 GFLOP per joule). With the clocks locked at
- * base by Nsight Compute (1.30 GHz), the tensor pipe is busy 91% of cycles
- * and the rung beats cuBLAS TF32, 404 against 453 us; L2 throughput 67%,
- * L1 63%, issue slots 21%. So what is left is energy a FLOP: fewer bytes
- * from L2 a tile (a 2-block cluster sharing its A tile by TMA multicast
- * reads a third fewer) is the next step. */
-template <int BM, int PASSES>
+ * The limiter at 4096^3 is power: the board's 700 W cap lowers the SM clock
+ * ("SW power cap"). Without multicast, tf32_wgmma drew 833-871 W in bursts
+ * and ran at 1620-1650 MHz where cuBLAS kept 1965; with the clocks locked at
+ * base (1.30 GHz) it beat cuBLAS TF32, 404 against 453 us, tensor pipe 91%.
+ * Multicast brings the energy a FLOP to cuBLAS's (475-486 against 476-485
+ * GFLOP/J). Nsight Compute with the clocks free, 4096^3: multicast with one
+ * k-tile in flight 352.9 us at 1.60 GHz, tensor pipe 90.3%, L2 61%; cuBLAS
+ * TF32 (sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize128x256x32_
+ * warpgroupsize2x1x1, grid 66 x 2: the same tile and formulation, two-block
+ * clusters too) 340 us at 1.69 GHz, tensor pipe 88.4%. Per clock ours is
+ * faster; the clock is 5% lower. Next: the epilogue, which all 132 blocks
+ * run at once and which keeps the tensor core idle, through shared memory
+ * and TMA stores overlapped with the next tile. */
+template <int BM, int PASSES, int CLUSTER>
 __global__ void __launch_bounds__(TF32_THREADS, 1)
     tf32_wgmma_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap a_low_map,
                       const __grid_constant__ CUtensorMap b_map, float *__restrict__ c, int m, int n, int k)
@@ -129,48 +151,73 @@ __global__ void __launch_bounds__(TF32_THREADS, 1)
     uint8_t *shared = aligned_1024(raw_shared);
     uint64_t *full = reinterpret_cast<uint64_t *>(shared + S::STAGES * S::STAGE_BYTES), *empty = full + S::STAGES;
     int tiles_m = tf32_ceil_div(m, BM), tiles_n = tf32_ceil_div(n, TF32_BN), k_tiles = tf32_ceil_div(k, TF32_TILE_K);
-    int tiles = tiles_m * tiles_n;
+    /* A cluster's blocks take CLUSTER neighbouring tiles of one tile row (a
+     * unit of work), so that they share its A tile. */
+    int units_n = tf32_ceil_div(tiles_n, CLUSTER), units = tiles_m * units_n;
+    int rank = CLUSTER > 1 ? (int)cluster_rank() : 0;
     if (threadIdx.x == 0) {
         for (int s = 0; s < S::STAGES; ++s) {
             mbarrier_init(&full[s], 1);
-            mbarrier_init(&empty[s], 8); /* the 8 consumer warps */
+            /* the 8 consumer warps of every block whose copies write the stage */
+            mbarrier_init(&empty[s], 8 * CLUSTER);
         }
         mbarrier_init_fence();
     }
-    __syncthreads();
+    if constexpr (CLUSTER > 1)
+        cluster_sync();
+    else
+        __syncthreads();
     int warpgroup = threadIdx.x / 128, s = 0;
     uint32_t phase = 0;
     if (warpgroup == 0) {
         setmaxnreg_decrease<TF32_PRODUCER_REGISTERS>();
-        if (threadIdx.x != 0) return;
-        for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-            int tile_m, tile_n;
-            sgemm_swizzled_tile(tile, tiles_m, tiles_n, TF32_GROUP_M, &tile_m, &tile_n);
-            for (int t = 0; t < k_tiles; ++t) {
-                mbarrier_wait(&empty[s], phase ^ 1);
-                uint32_t stage = smem_address(shared + s * S::STAGE_BYTES);
-                mbarrier_arrive_expect_bytes(&full[s], S::STAGE_BYTES);
-                tma_load_2d(stage, &a_map, t * TF32_TILE_K, tile_m * BM, &full[s]);
-                if (PASSES == 3) tma_load_2d(stage + S::A_BYTES, &a_low_map, t * TF32_TILE_K, tile_m * BM, &full[s]);
-                tma_load_2d(stage + S::A_TILES * S::A_BYTES, &b_map, tile_n * TF32_BN, t * TF32_TILE_K, &full[s]);
-                if (++s == S::STAGES) s = 0, phase ^= 1;
+        if (threadIdx.x == 0) {
+            for (int unit = blockIdx.x / CLUSTER; unit < units; unit += gridDim.x / CLUSTER) {
+                int tile_m, unit_n;
+                sgemm_swizzled_tile(unit, tiles_m, units_n, TF32_GROUP_M, &tile_m, &unit_n);
+                /* A block past the last tile column still brings its share
+                 * of A for its peers, and the last column's B; its stores
+                 * all fall outside C. */
+                int tile_n = min(CLUSTER * unit_n + rank, tiles_n - 1);
+                for (int t = 0; t < k_tiles; ++t) {
+                    mbarrier_wait(&empty[s], phase ^ 1);
+                    uint32_t stage = smem_address(shared + s * S::STAGE_BYTES);
+                    mbarrier_arrive_expect_bytes(&full[s], S::STAGE_BYTES);
+                    /* Each block of the cluster brings BM / CLUSTER rows of
+                     * the A tile into all of them. */
+                    auto load_a = [&](uint32_t tile, const CUtensorMap *map) {
+                        constexpr int share = BM / CLUSTER;
+                        if constexpr (CLUSTER > 1)
+                            tma_load_2d_multicast(tile + rank * share * TF32_ROW_BYTES, map, t * TF32_TILE_K,
+                                                  tile_m * BM + rank * share, &full[s], (1 << CLUSTER) - 1);
+                        else
+                            tma_load_2d(tile, map, t * TF32_TILE_K, tile_m * BM, &full[s]);
+                    };
+                    load_a(stage, &a_map);
+                    if (PASSES == 3) load_a(stage + S::A_BYTES, &a_low_map);
+                    tma_load_2d(stage + S::A_TILES * S::A_BYTES, &b_map, tile_n * TF32_BN, t * TF32_TILE_K, &full[s]);
+                    if (++s == S::STAGES) s = 0, phase ^= 1;
+                }
             }
         }
+        if constexpr (CLUSTER > 1) cluster_sync();
         return;
     }
     setmaxnreg_increase<TF32_CONSUMER_REGISTERS>();
     int consumer = warpgroup - 1, warp = (threadIdx.x % 128) / 32, lane = threadIdx.x % 32;
     /* This thread's B^T fragment rows (columns of B) within the tile, and k. */
     int b_col = 64 * consumer + 16 * warp + lane / 4, b_k = lane % 4;
-    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-        int tile_m, tile_n;
-        sgemm_swizzled_tile(tile, tiles_m, tiles_n, TF32_GROUP_M, &tile_m, &tile_n);
+    for (int unit = blockIdx.x / CLUSTER; unit < units; unit += gridDim.x / CLUSTER) {
+        int tile_m, unit_n;
+        sgemm_swizzled_tile(unit, tiles_m, units_n, TF32_GROUP_M, &tile_m, &unit_n);
+        int tile_n = CLUSTER * unit_n + rank;
         float acc[BM / 2];
 #pragma unroll
         for (int i = 0; i < BM / 2; ++i) acc[i] = 0.0f;
         /* B^T's 64 x 8 fragments of the k-tile's 4 steps: rows b_col and + 8,
          * k b_k and + 4 (the register order of wgmma_m64nNk8_tf32_rs),
-         * rounded to TF32 (and, 3xtf32, the remainder's TF32 in low). */
+         * rounded to TF32 (and, 3xtf32, the remainder's TF32 in low; tf32
+         * passes its one set as both). */
         auto load_fragments = [&](uint32_t b_tile, uint32_t(&high)[4][4], uint32_t(&low)[4][4]) {
 #pragma unroll
             for (int step = 0; step < 4; ++step)
@@ -178,17 +225,66 @@ __global__ void __launch_bounds__(TF32_THREADS, 1)
                 for (int r = 0; r < 4; ++r) {
                     float x = load_shared(b_tile + 4 * ((8 * step + b_k + 4 * (r / 2)) * TF32_B_PITCH + b_col +
                                                         8 * (r % 2)));
-                    high[step][r] = tf32_bits(x);
-                    if constexpr (PASSES == 3) low[step][r] = tf32_bits(x - __uint_as_float(high[step][r]));
+                    if constexpr (PASSES == 3) {
+                        high[step][r] = tf32_bits(x);
+                        low[step][r] = tf32_bits(x - __uint_as_float(high[step][r]));
+                    } else {
+                        high[step][r] = tf32_operand_bits(x);
+                    }
                 }
         };
-        for (int t = 0; t < k_tiles; ++t) {
-            mbarrier_wait(&full[s], phase);
-            uint32_t a_tile = smem_address(shared + s * S::STAGE_BYTES), b_tile = a_tile + S::A_TILES * S::A_BYTES;
-            uint32_t high[4][4], low[4][4];
-            load_fragments(b_tile, high, low);
-            wgmma_fence();
-            if constexpr (PASSES == 3) {
+        /* Done with a stage: the multiply has read its A tile, the fragment
+         * loads its B tile. Every block that writes into it must hear so
+         * before it does again. */
+        auto release = [&](int stage) {
+            if (lane != 0) return;
+            if constexpr (CLUSTER > 1)
+                for (int r = 0; r < CLUSTER; ++r) mbarrier_arrive_in_block(&empty[stage], r);
+            else
+                mbarrier_arrive(&empty[stage]);
+        };
+        auto next_stage = [&]() {
+            if (++s == S::STAGES) s = 0, phase ^= 1;
+        };
+        if constexpr (PASSES == 1) {
+            /* One k-tile's multiply stays in flight while the next one's
+             * fragments load (wait_group 1), so the tensor core always has
+             * this warpgroup's next work queued. The multiply reads its
+             * fragment registers until it ends: two sets, alternating. */
+            uint32_t even[4][4], odd[4][4];
+            int in_flight = -1;
+            auto multiply = [&](uint32_t(&fragments)[4][4]) {
+                mbarrier_wait(&full[s], phase);
+                uint32_t a_tile = smem_address(shared + s * S::STAGE_BYTES);
+                load_fragments(a_tile + S::A_BYTES, fragments, fragments);
+                wgmma_fence();
+#pragma unroll
+                for (int step = 0; step < 4; ++step) wgmma_tf32<BM>(acc, fragments[step], a_tile + 32 * step, 1);
+                wgmma_commit();
+                wgmma_wait<1>();
+                if (in_flight >= 0) release(in_flight);
+                in_flight = s;
+                next_stage();
+            };
+            int t = 0;
+            for (; t + 1 < k_tiles; t += 2) {
+                multiply(even);
+                multiply(odd);
+            }
+            if (t < k_tiles) multiply(even);
+            wgmma_wait<0>();
+            release(in_flight);
+        } else {
+            /* 3xtf32: the tensor core truncates as it accumulates (the
+             * SUM_OUTSIDE note of sgemm_tensor_kernels.cu), so each k-tile's
+             * 12 products are summed from zero into `part` and added to acc
+             * in FP32, which needs the k-tile's multiply to have ended. */
+            for (int t = 0; t < k_tiles; ++t) {
+                mbarrier_wait(&full[s], phase);
+                uint32_t a_tile = smem_address(shared + s * S::STAGE_BYTES);
+                uint32_t high[4][4], low[4][4];
+                load_fragments(a_tile + S::A_TILES * S::A_BYTES, high, low);
+                wgmma_fence();
                 float part[BM / 2];
 #pragma unroll
                 for (int step = 0; step < 4; ++step) {
@@ -203,16 +299,9 @@ __global__ void __launch_bounds__(TF32_THREADS, 1)
                 wgmma_wait<0>();
 #pragma unroll
                 for (int i = 0; i < BM / 2; ++i) acc[i] += part[i];
-            } else {
-#pragma unroll
-                for (int step = 0; step < 4; ++step) wgmma_tf32<BM>(acc, high[step], a_tile + 32 * step, 1);
-                wgmma_commit();
-                wgmma_wait<0>();
+                release(s);
+                next_stage();
             }
-            /* Done with the stage: the multiply has read its A tile, the
-             * fragment loads its B tile. */
-            if (lane == 0) mbarrier_arrive(&empty[s]);
-            if (++s == S::STAGES) s = 0, phase ^= 1;
         }
         /* acc holds C^T: warp w's rows are columns 16 w + lane / 4 (+ 8) of
          * C, its register pair j rows 8 j + 2 (lane % 4) (+ 1). A warp's
@@ -228,6 +317,7 @@ __global__ void __launch_bounds__(TF32_THREADS, 1)
             }
         }
     }
+    if constexpr (CLUSTER > 1) cluster_sync();
 }
 
 /* ---- Staging passes ------------------------------------------------------- */
@@ -265,16 +355,38 @@ static void stage_rows(const float *src, int rows, int cols, float *high, float 
 
 /* ---- Launchers ------------------------------------------------------------ */
 
-template <int BM, int PASSES>
-static void launch_tf32(const sgemm_wgmma_problem *p, const CUtensorMap &a_map, const CUtensorMap &a_low_map,
-                        cudaStream_t stream)
+/* The launch of one tf32_wgmma_kernel: `blocks` resident blocks at most
+ * (persistent), or one a tile where there are fewer tiles, in clusters of
+ * CLUSTER. */
+template <int BM, int PASSES, int CLUSTER>
+static cudaLaunchConfig_t tf32_config(const sgemm_wgmma_problem *p, int blocks, cudaLaunchAttribute *cluster,
+                                      cudaStream_t stream)
 {
-    constexpr auto kernel = tf32_wgmma_kernel<BM, PASSES>;
-    allow_shared_bytes<kernel>(tf32_shape<BM, PASSES>::SHARED_BYTES);
-    int tiles = tf32_ceil_div(p->m, BM) * tf32_ceil_div(p->n, TF32_BN);
-    kernel<<<tiles < p->sms ? tiles : p->sms, TF32_THREADS, tf32_shape<BM, PASSES>::SHARED_BYTES, stream>>>(
-        a_map, a_low_map, p->b_rows32, p->c, p->m, p->n, p->k);
-    CUDA_CHECK_LAUNCH();
+    constexpr auto kernel = tf32_wgmma_kernel<BM, PASSES, CLUSTER>;
+    constexpr size_t shared_bytes = tf32_shape<BM, PASSES>::SHARED_BYTES;
+    allow_shared_bytes<kernel>(shared_bytes);
+    long long tiles = (long long)tf32_ceil_div(p->m, BM) * tf32_ceil_div(tf32_ceil_div(p->n, TF32_BN), CLUSTER) * CLUSTER;
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(tiles < blocks ? (unsigned)tiles : (unsigned)blocks);
+    config.blockDim = dim3(TF32_THREADS);
+    config.dynamicSmemBytes = shared_bytes;
+    config.stream = stream;
+    cluster->id = cudaLaunchAttributeClusterDimension;
+    cluster->val.clusterDim.x = CLUSTER;
+    cluster->val.clusterDim.y = cluster->val.clusterDim.z = 1;
+    config.attrs = cluster;
+    config.numAttrs = 1;
+    return config;
+}
+
+template <int BM, int PASSES, int CLUSTER>
+static void launch_tf32(const sgemm_wgmma_problem *p, const CUtensorMap &a_map, const CUtensorMap &a_low_map,
+                        int blocks, cudaStream_t stream)
+{
+    cudaLaunchAttribute cluster;
+    cudaLaunchConfig_t config = tf32_config<BM, PASSES, CLUSTER>(p, blocks, &cluster, stream);
+    CUDA_CHECK(cudaLaunchKernelEx(&config, tf32_wgmma_kernel<BM, PASSES, CLUSTER>, a_map, a_low_map, p->b_rows32,
+                                  p->c, p->m, p->n, p->k));
 }
 
 /* B (and A for tf32) into padded rows where N (K) is not a multiple of 4. */
@@ -286,26 +398,55 @@ static void stage_unaligned(const sgemm_wgmma_problem *p, bool a_too, cudaStream
 
 /* 256-row tiles where they give every SM at least two, else 128 (1000^3:
  * 32 tiles of 256 x 128 for 132 SMs, 64 of 128 x 128). */
+static bool big_tiles(const sgemm_wgmma_problem *p)
+{
+    return (long long)tf32_ceil_div(p->m, 256) * tf32_ceil_div(p->n, TF32_BN) >= 2LL * p->sms;
+}
+
 extern "C" void sgemm_tf32_wgmma(const sgemm_wgmma_problem *p, cudaStream_t stream)
 {
     stage_unaligned(p, true, stream);
-    long long tiles256 = (long long)tf32_ceil_div(p->m, 256) * tf32_ceil_div(p->n, TF32_BN);
-    if (tiles256 >= 2LL * p->sms)
-        launch_tf32<256, 1>(p, p->a_rows256, p->a_rows256, stream);
+    if (big_tiles(p))
+        launch_tf32<256, 1, 1>(p, p->a_rows256, p->a_rows256, p->sms, stream);
     else
-        launch_tf32<128, 1>(p, p->a_rows128, p->a_rows128, stream);
+        launch_tf32<128, 1, 1>(p, p->a_rows128, p->a_rows128, p->sms, stream);
+}
+
+/* The same tiles, the 256-row ones in clusters of two blocks side by side
+ * in N that share their A tile: each loads 128 of its rows for both. */
+extern "C" void sgemm_tf32_wgmma_multicast(const sgemm_wgmma_problem *p, cudaStream_t stream)
+{
+    stage_unaligned(p, true, stream);
+    if (big_tiles(p))
+        launch_tf32<256, 1, 2>(p, p->a_rows128, p->a_rows128, p->cluster_blocks, stream);
+    else
+        launch_tf32<128, 1, 1>(p, p->a_rows128, p->a_rows128, p->sms, stream);
 }
 
 extern "C" void sgemm_3xtf32_wgmma(const sgemm_wgmma_problem *p, cudaStream_t stream)
 {
     stage_unaligned(p, false, stream);
     stage_rows<true>(p->a, p->m, p->k, p->a_high, p->a_low, p->lda, p->sms, stream);
-    launch_tf32<128, 3>(p, p->a_high_rows128, p->a_low_rows128, stream);
+    launch_tf32<128, 3, 1>(p, p->a_high_rows128, p->a_low_rows128, p->sms, stream);
+}
+
+/* Blocks of tf32_wgmma_multicast's clusters that can be resident at once:
+ * a cluster's blocks must share one GPC, so this can be fewer than the SMs
+ * (132 on an H200; clusters of four: 120). */
+extern "C" int sgemm_wgmma_cluster_blocks(const sgemm_wgmma_problem *p)
+{
+    cudaLaunchAttribute cluster;
+    cudaLaunchConfig_t config = tf32_config<256, 1, 2>(p, 2 * p->sms, &cluster, 0);
+    config.gridDim = dim3(2 * p->sms);
+    int clusters = 0;
+    CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, tf32_wgmma_kernel<256, 1, 2>, &config));
+    return 2 * clusters;
 }
 
 extern "C" size_t sgemm_wgmma_shared_bytes(sgemm_wgmma_launcher *rung)
 {
     if (rung == sgemm_3xtf32_wgmma) return tf32_shape<128, 3>::SHARED_BYTES;
+    /* tf32_wgmma and tf32_wgmma_multicast */
     size_t big = tf32_shape<256, 1>::SHARED_BYTES, small = tf32_shape<128, 1>::SHARED_BYTES;
     return big > small ? big : small;
 }

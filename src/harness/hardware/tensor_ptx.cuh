@@ -5,7 +5,8 @@
  * nothing on targets without its instruction; the case skips those rungs
  * there, so that code never runs.
  *   sm_80+:  ldmatrix (plain and transposed), mma.sync m16n8k16 BF16, cp.async with zero fill
- *   sm_90:   mbarrier transactions, TMA (cp.async.bulk.tensor, 2D and 3D)
+ *   sm_90:   mbarrier transactions, TMA (cp.async.bulk.tensor, 2D and 3D, multicast to a
+ *            cluster), cluster rank, barrier and arrivals on a peer block's mbarrier
  *   sm_90a:  wgmma (BF16: A from shared memory or registers, B K- or N-major; TF32: A from
  *            registers, B K-major), setmaxnreg */
 #ifndef LADDER_TENSOR_PTX_CUH
@@ -170,6 +171,55 @@ __device__ __forceinline__ void tma_load_2d(uint32_t dst, const void *tensor_map
                  "[%4];\n" ::"r"(dst),
                  "l"(tensor_map), "r"(inner), "r"(outer), "r"(smem_address(barrier))
                  : "memory");
+#endif
+}
+
+/* The same box written into every block of the cluster named in cta_mask
+ * (bit r: the block of rank r), at the same offset in each, and counted on
+ * each one's barrier at the same offset: two blocks that need one tile
+ * read it from L2 once. */
+__device__ __forceinline__ void tma_load_2d_multicast(uint32_t dst, const void *tensor_map, int inner, int outer,
+                                                      uint64_t *barrier, uint16_t cta_mask)
+{
+#if __CUDA_ARCH__ >= 900
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster "
+                 "[%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(dst),
+                 "l"(tensor_map), "r"(inner), "r"(outer), "r"(smem_address(barrier)), "h"(cta_mask)
+                 : "memory");
+#endif
+}
+
+/* This block's rank in its cluster. */
+__device__ __forceinline__ uint32_t cluster_rank()
+{
+    uint32_t rank = 0;
+#if __CUDA_ARCH__ >= 900
+    asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
+#endif
+    return rank;
+}
+
+/* Every running thread of the cluster waits for all the others (threads
+ * that have exited do not count): before the first copy or arrival that
+ * names a peer's barrier (it must be initialized), and before a block exits
+ * (a peer may still arrive on its barriers). Not .aligned: a warp may reach
+ * it from divergent paths. */
+__device__ __forceinline__ void cluster_sync()
+{
+#if __CUDA_ARCH__ >= 900
+    asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
+#endif
+}
+
+/* An arrival on the barrier at this barrier's offset in the cluster's block
+ * of rank cta (this block's own, where cta is its rank): a consumer frees a
+ * stage that a peer's producer will overwrite by multicast. */
+__device__ __forceinline__ void mbarrier_arrive_in_block(uint64_t *barrier, uint32_t cta)
+{
+#if __CUDA_ARCH__ >= 900
+    uint32_t remote;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(remote) : "r"(smem_address(barrier)), "r"(cta));
+    asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(remote) : "memory");
 #endif
 }
 
