@@ -15,14 +15,11 @@
 #
 # The whole of it does not fit in one ten-minute device call. Measured on an H200 (16 cores,
 # 2026-11-25): build 20-60 s, the test suite 274 s (GPU tests one at a time under ctest's "gpu"
-# lock; `ladder try`'s tests are 150 s of it), the full run with energy 360 s; racecheck got
-# through every case's gpu_validate (at its sanitizer sizes) and 4 GPU tests in 215 s. So run
-# it by phase, one call each:
+# lock; `ladder try`'s tests are 150 s of it), the full run with energy 360 s, the three
+# sanitizer tools side by side over 34 commands 360 s. So run it by phase, one call each:
 #   1. SKIP_SANITIZER=1 SKIP_RUN=1 scripts/gpu-check.sh             build, tests (~5 min)
 #   2. SKIP_SANITIZER=1 SKIP_TESTS=1 scripts/gpu-check.sh           the full run (~6.5 min)
-#   3. SKIP_TESTS=1 SKIP_RUN=1 SANITIZE_TOOLS=memcheck scripts/gpu-check.sh
-#   4. SKIP_TESTS=1 SKIP_RUN=1 SANITIZE_TOOLS=racecheck scripts/gpu-check.sh
-#   5. SKIP_TESTS=1 SKIP_RUN=1 SANITIZE_TOOLS=synccheck scripts/gpu-check.sh
+#   3. SKIP_TESTS=1 SKIP_RUN=1 scripts/gpu-check.sh                 the sanitizer (~6 min)
 # Each call builds again: seconds, where the build folder was carried or kept.
 set -u
 OUT=${OUT:-$PWD/gpu-check-out}

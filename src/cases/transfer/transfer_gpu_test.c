@@ -1,7 +1,8 @@
 /* GPU test of the transfer case: sizes it must refuse, an output it must
  * catch as unwritten (host destinations are poisoned by the case itself),
  * and a whole small run through the harness whose summary figures must be
- * real numbers. Exits 77 without a GPU. */
+ * real numbers (where no sanitizer distorts the timings). Exits 77 without
+ * a GPU. */
 #include <math.h>
 #include <string.h>
 
@@ -72,15 +73,18 @@ int main(void)
     }
     ladder_print_table(stdout, &results, 0);
     ladder_print_summaries(stdout, &results, 0);
+    /* The fitted figures come from timings, which a sanitizer distorts: memcheck adds 2.5 ms to
+     * each pageable copy up to 64 KiB and 50 us above (H200), and the fit's slope comes out
+     * negative. Without one, they must be real. */
     const char *positive[] = {"h2d_pinned_latency_us", "h2d_pinned_bandwidth_gbps", "d2h_pinned_bandwidth_gbps",
                               "h2d_pageable_bandwidth_gbps", "small_copies_vs_one_copy",
                               "pipeline_overlap_efficiency"};
-    for (size_t i = 0; i < sizeof positive / sizeof positive[0]; ++i) {
+    for (size_t i = 0; i < sizeof positive / sizeof positive[0] && !ladder_under_sanitizer(); ++i) {
         const ladder_summary *s = find_summary(&results, positive[i]);
         EXPECTF(s && isfinite(s->value) && s->value > 0, "%s missing or not a positive number", positive[i]);
     }
     const ladder_summary *many = find_summary(&results, "small_copies_vs_one_copy");
-    EXPECT(many && many->value > 1); /* 256 calls cannot beat one */
+    EXPECT(many && (ladder_under_sanitizer() || many->value > 1)); /* 256 calls cannot beat one */
     ladder_results_free(&results);
     return test_result("transfer_gpu_test");
 }
