@@ -403,24 +403,30 @@ static bool big_tiles(const sgemm_wgmma_problem *p)
     return (long long)tf32_ceil_div(p->m, 256) * tf32_ceil_div(p->n, TF32_BN) >= 2LL * p->sms;
 }
 
-extern "C" void sgemm_tf32_wgmma(const sgemm_wgmma_problem *p, cudaStream_t stream)
+/* tf32's launch at any size: its 256-row tiles in clusters of CLUSTER
+ * blocks side by side in N that share their A tile (each bringing 256 /
+ * CLUSTER of its rows into all), its 128-row ones alone. */
+template <int CLUSTER>
+static void launch_tf32_by_size(const sgemm_wgmma_problem *p, cudaStream_t stream)
 {
+    static_assert(CLUSTER == 1 || CLUSTER == 2, "the maps hold boxes of 256 and 128 rows");
     stage_unaligned(p, true, stream);
-    if (big_tiles(p))
-        launch_tf32<256, 1, 1>(p, p->a_rows256, p->a_rows256, p->sms, stream);
-    else
+    if (big_tiles(p)) {
+        const CUtensorMap &a_share = CLUSTER == 1 ? p->a_rows256 : p->a_rows128;
+        launch_tf32<256, 1, CLUSTER>(p, a_share, a_share, CLUSTER == 1 ? p->sms : p->cluster_blocks, stream);
+    } else {
         launch_tf32<128, 1, 1>(p, p->a_rows128, p->a_rows128, p->sms, stream);
+    }
 }
 
-/* The same tiles, the 256-row ones in clusters of two blocks side by side
- * in N that share their A tile: each loads 128 of its rows for both. */
+extern "C" void sgemm_tf32_wgmma(const sgemm_wgmma_problem *p, cudaStream_t stream)
+{
+    launch_tf32_by_size<1>(p, stream);
+}
+
 extern "C" void sgemm_tf32_wgmma_multicast(const sgemm_wgmma_problem *p, cudaStream_t stream)
 {
-    stage_unaligned(p, true, stream);
-    if (big_tiles(p))
-        launch_tf32<256, 1, 2>(p, p->a_rows128, p->a_rows128, p->cluster_blocks, stream);
-    else
-        launch_tf32<128, 1, 1>(p, p->a_rows128, p->a_rows128, p->sms, stream);
+    launch_tf32_by_size<2>(p, stream);
 }
 
 extern "C" void sgemm_3xtf32_wgmma(const sgemm_wgmma_problem *p, cudaStream_t stream)

@@ -199,11 +199,11 @@ __device__ __forceinline__ uint32_t cluster_rank()
     return rank;
 }
 
-/* Every running thread of the cluster waits for all the others (threads
- * that have exited do not count): before the first copy or arrival that
- * names a peer's barrier (it must be initialized), and before a block exits
- * (a peer may still arrive on its barriers). Not .aligned: a warp may reach
- * it from divergent paths. */
+/* Every thread of the cluster waits for all the others (so a kernel brings
+ * every thread here, idle ones included): before the first copy or arrival
+ * that names a peer's barrier (it must be initialized), and before a block
+ * exits (a peer may still arrive on its barriers). Not .aligned: a warp may
+ * reach it from divergent paths. */
 __device__ __forceinline__ void cluster_sync()
 {
 #if __CUDA_ARCH__ >= 900
