@@ -287,6 +287,19 @@ __device__ __forceinline__ void load_fragments(const float *a_tile, const float 
 
 /* hi = tf32(x) and, for 3xtf32, lo = tf32(x - hi), in registers: a warp's
  * own fragments (B's for both rungs, A's too for tf32). */
+/* SUM_OUTSIDE: a k-tile's products, summed from zero in `part`, added to
+ * the accumulator in FP32. */
+template <int MI, int NI>
+__device__ __forceinline__ void add_tile_sums(float (&acc)[MI][NI][4], const float (&part)[MI][NI][4])
+{
+#pragma unroll
+    for (int mi = 0; mi < MI; ++mi)
+#pragma unroll
+        for (int ni = 0; ni < NI; ++ni)
+#pragma unroll
+            for (int j = 0; j < 4; ++j) acc[mi][ni][j] += part[mi][ni][j];
+}
+
 template <int PASSES, int COUNT>
 __device__ __forceinline__ void split_registers(uint32_t (&hi)[COUNT], uint32_t (&lo)[COUNT])
 {
@@ -354,14 +367,7 @@ __global__ void __launch_bounds__(WARPS_M *WARPS_N * 32,
                 for (int ni = 0; ni < NI; ++ni) split_registers<PASSES>(b_hi[ni], b_lo[ni]);
                 mma_step<PASSES>(sums, a_hi, a_lo, b_hi, b_lo, SUM_OUTSIDE && step == 0);
             }
-            if (SUM_OUTSIDE) {
-#pragma unroll
-                for (int mi = 0; mi < MI; ++mi)
-#pragma unroll
-                    for (int ni = 0; ni < NI; ++ni)
-#pragma unroll
-                        for (int j = 0; j < 4; ++j) acc[mi][ni][j] += part[mi][ni][j];
-            }
+            if (SUM_OUTSIDE) add_tile_sums(acc, part);
         }
     } else {
         float *split_buffers = shared;
@@ -404,14 +410,7 @@ __global__ void __launch_bounds__(WARPS_M *WARPS_N * 32,
                     mine.split(next, raw_next, i);
                 mma_step<PASSES>(sums, a_hi, a_lo, b_hi, b_lo, SUM_OUTSIDE && step == 0);
             }
-            if (SUM_OUTSIDE) {
-#pragma unroll
-                for (int mi = 0; mi < MI; ++mi)
-#pragma unroll
-                    for (int ni = 0; ni < NI; ++ni)
-#pragma unroll
-                        for (int j = 0; j < 4; ++j) acc[mi][ni][j] += part[mi][ni][j];
-            }
+            if (SUM_OUTSIDE) add_tile_sums(acc, part);
             /* Every warp is done with tile t's split half (refilled next
              * iteration) and has written tile t + 1's; this thread's reads
              * of the raw slot of tile t + 1 are complete before the copy
