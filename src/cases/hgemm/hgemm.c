@@ -7,7 +7,7 @@
  * is cuBLAS cublasGemmEx with the same types in the same process; beside it
  * a reference row, the same call with C's rows padded to 16 bytes (cuBLAS's
  * fast path where N is odd). Rungs 1-4 and gemv_mma need compute
- * capability 8.0, rungs 5-10 are built for sm_90a and run on 9.0 only. */
+ * capability 8.0, rungs 5-11 are built for sm_90a and run on 9.0 only. */
 #include "hgemm.h"
 
 #include <cublas_v2.h>
@@ -158,6 +158,9 @@ static const ladder_variant hgemm_variants[] = {
                 SM90A(hgemm_ws_128x256), NEEDS_SM90A),
     LADDER_RUNG("persistent", "a block per SM walks the tiles in groups of 8 tile rows (L2); stores overlap the next "
                               "tile's loads", SM90A(hgemm_persistent), NEEDS_SM90A),
+    LADDER_RUNG("persistent_multicast", "clusters of two blocks stacked in M share their B tile: each brings half "
+                                        "of it into both by TMA multicast (a third fewer L2 bytes a block)",
+                SM90A(hgemm_persistent_multicast), NEEDS_SM90A),
     LADDER_RUNG("split_k", "few tiles, long K: work items are tiles x slices of K, FP32 partials added in a fixed "
                            "order by a second kernel", SM90A(hgemm_split_k), NEEDS_SM90A),
     LADDER_RUNG("gemv_mma", "M or N <= 16 (decode): stream the large operand once with 16-byte loads, warps split K, "
@@ -300,6 +303,9 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
     CUDA_CHECK(cudaDeviceGetAttribute(&s->cc_minor, cudaDevAttrComputeCapabilityMinor, device));
     if (s->cc_major == 9 && s->cc_minor == 0)
         s->maps_encoded = hgemm_encode_tensor_maps(p, s->maps_error, sizeof s->maps_error) == 0;
+#ifdef LADDER_HAVE_SM90A
+    if (s->maps_encoded) p->cluster_blocks = hgemm_cluster_blocks(p);
+#endif
     CUBLAS_CHECK(cublasCreate(&s->cublas));
     s->full_check = (double)m * n * k <= (double)HGEMM_FULL_CHECK_MNK;
     return s;
@@ -355,6 +361,8 @@ static const char *unsupported(void *opaque, const ladder_variant *v)
     if (v->impl == (ladder_impl)hgemm_gemv_mma && p->m > HGEMM_GEMV_MAX_ROWS && p->n > HGEMM_GEMV_MAX_ROWS)
         return "a matrix-vector form: M or N must be at most 16 (decode shapes)";
 #ifdef LADDER_HAVE_SM90A
+    if (v->impl == (ladder_impl)hgemm_persistent_multicast && p->cluster_blocks == 0)
+        return "no cluster of two of its blocks fits on this device";
     if (v->impl == (ladder_impl)hgemm_split_k && !p->partials) {
         if (p->split_k > 1) return "no device memory for the FP32 partials";
         snprintf(s->reason, sizeof s->reason,
@@ -426,10 +434,12 @@ const ladder_case hgemm_case = {
     .name = "hgemm",
     .title = "matrix multiply on tensor cores, BF16 in, FP32 accumulate and out: WMMA to warp-specialized wgmma",
     .size_help = "MxNxK or N (square); any sizes >= 1",
-    .default_size = "4096,8192,4095x4097x4093,1x4096x4096,16x4096x4096,4096x1x4096,256x256x65536",
+    .default_size = "4096,8192,6144,4095x4097x4093,1x4096x4096,16x4096x4096,4096x1x4096,256x256x65536",
     .quick_size = "2048",
     .test_sizes = {"256x256x256", "129x257x95", "1x256x256", "256x1x256", "200x136x1", "300x520x136",
-                   "200x136x4000" /* split_k: 4 tiles, 63 k-tiles */, NULL},
+                   "200x136x4000" /* split_k: 4 tiles, 63 k-tiles */,
+                   "2305x2100x130" /* persistent_multicast: an odd count of tile rows, clusters taking several */,
+                   NULL},
     .ceiling = LADDER_CEILING_BF16_TENSOR,
     .try_template = "hgemm/hgemm_try_template.cu",
     .try_rung = LADDER_RUNG(NULL, NULL, tried_hgemm, NEEDS_SM80),

@@ -34,6 +34,9 @@ typedef struct hgemm_problem {
      * (hgemm_split_k_count; NULL where it does not run). */
     float *partials;
     int split_k;
+    /* Blocks of persistent_multicast resident at once, in clusters of two
+     * (hgemm_cluster_blocks); 0 where no such cluster fits. */
+    int cluster_blocks;
 } hgemm_problem;
 
 typedef void hgemm_launcher(const hgemm_problem *problem, cudaStream_t stream);
@@ -55,7 +58,9 @@ hgemm_launcher hgemm_wgmma;
 hgemm_launcher hgemm_warp_specialized;
 hgemm_launcher hgemm_ws_128x256;
 hgemm_launcher hgemm_persistent;
+hgemm_launcher hgemm_persistent_multicast;
 hgemm_launcher hgemm_split_k;
+int hgemm_cluster_blocks(const hgemm_problem *problem);
 
 /* Fill the problem's tensor maps through the driver's cuTensorMapEncodeTiled
  * (found with cudaGetDriverEntryPointByVersion: no -lcuda). Returns 0, or

@@ -1,4 +1,4 @@
-/* HGEMM rungs 5-9: the Hopper rungs, from the tensor copy engine (TMA) on
+/* HGEMM rungs 5-11: the Hopper rungs, from the tensor copy engine (TMA) on
  * mbarriers to warp-specialized, persistent wgmma kernels. Built only for
  * sm_90a (-gencode=arch=compute_90a,code=sm_90a, its own object library:
  * wgmma and setmaxnreg exist on no other target) and run on compute
@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "harness/check/check.h"
+#include "harness/hardware/cluster_launch.cuh"
 #include "harness/hardware/shared_memory.cuh"
 #include "hgemm_tiles.cuh"
 #include "cases/sgemm/sgemm.h"
@@ -200,8 +201,7 @@ __global__ void __launch_bounds__(128)
  * drain their wgmma, store 128 KB of C from registers and restart the
  * pipeline together, and the tensor pipe idles meanwhile; at 4096^3 (64
  * k-tiles a tile) that costs twice what it costs at 8192^3, hence 0.94-0.97
- * against 0.98-0.99. Consumers on alternate tiles (one stores while the other
- * multiplies), or stores through shared memory and TMA, would hide it. */
+ * against 0.98-0.99. Rung 10's notes go on from there. */
 /* The first k-tile of slice `slice` of `slices` (the last slice ends at
  * k_tiles): slices differ by at most one k-tile. */
 __device__ __forceinline__ int k_slice_begin(int slice, int k_tiles, int slices)
@@ -219,61 +219,96 @@ struct ws_shape {
     static_assert(SHARED_BYTES <= 227 * 1024, "fits Hopper's 227 KB a block");
 };
 
-template <int BN, int STAGES, bool PERSISTENT>
+template <int BN, int STAGES, bool PERSISTENT, int CLUSTER>
 __global__ void __launch_bounds__(WS_THREADS, 1)
     warp_specialized_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
                             float *__restrict__ c, int m, int n, int k, int splits)
 {
+    static_assert(CLUSTER == 1 || PERSISTENT, "clusters walk the tiles as persistent blocks");
     typedef ws_shape<BN, STAGES> S;
     extern __shared__ uint8_t raw_shared[];
     uint8_t *shared = aligned_1024(raw_shared);
     uint64_t *full = reinterpret_cast<uint64_t *>(shared + STAGES * S::STAGE_BYTES), *empty = full + STAGES;
     uint32_t ring = smem_address(shared);
     int tiles_m = hgemm_ceil_div(m, S::BM), tiles_n = hgemm_ceil_div(n, BN), k_tiles = hgemm_ceil_div(k, HGEMM_TILE_K);
-    /* A work item is a tile and a slice of K (splits > 1: the split-K
-     * rung, whose slice s goes to the s-th m x n partial at c). */
-    int tiles = tiles_m * tiles_n, items = tiles * splits;
-    int first = PERSISTENT ? blockIdx.x : blockIdx.y * tiles_n + blockIdx.x;
-    int step = PERSISTENT ? gridDim.x : tiles;
-    int group_m = PERSISTENT ? WS_GROUP_M : 1;
+    /* A unit is CLUSTER tiles stacked in one tile column, one a block of
+     * the cluster, which share their B tile. A work item is a unit and a
+     * slice of K (splits > 1: the split-K rung, whose slice s goes to the
+     * s-th m x n partial at c). */
+    int units_m = hgemm_ceil_div(tiles_m, CLUSTER), units = units_m * tiles_n, items = units * splits;
+    int rank = CLUSTER > 1 ? (int)cluster_rank() : 0;
+    int first = PERSISTENT ? blockIdx.x / CLUSTER : blockIdx.y * tiles_n + blockIdx.x;
+    int step = PERSISTENT ? gridDim.x / CLUSTER : units;
+    int group_m = PERSISTENT ? WS_GROUP_M / CLUSTER : 1;
     if (threadIdx.x == 0) {
         for (int s = 0; s < STAGES; ++s) {
             mbarrier_init(&full[s], 1);
-            mbarrier_init(&empty[s], 8); /* the 8 consumer warps */
+            /* the 8 consumer warps of every block whose copies write the stage */
+            mbarrier_init(&empty[s], 8 * CLUSTER);
         }
         mbarrier_init_fence();
     }
-    __syncthreads();
+    if constexpr (CLUSTER > 1)
+        cluster_sync();
+    else
+        __syncthreads();
     int warpgroup = threadIdx.x / 128;
     int s = 0;
     uint32_t phase = 0;
+    auto next_stage = [&]() {
+        if (++s == STAGES) s = 0, phase ^= 1;
+    };
     if (warpgroup == 0) {
         setmaxnreg_decrease<WS_PRODUCER_REGISTERS>();
-        if (threadIdx.x != 0) return;
-        for (int item = first; item < items; item += step) {
-            int tile_m, tile_n, split = item / tiles;
-            sgemm_swizzled_tile(item % tiles, tiles_m, tiles_n, group_m, &tile_m, &tile_n);
-            int t_end = k_slice_begin(split + 1, k_tiles, splits);
-            for (int t = k_slice_begin(split, k_tiles, splits); t < t_end; ++t) {
-                mbarrier_wait(&empty[s], phase ^ 1);
-                uint32_t stage = ring + (uint32_t)s * S::STAGE_BYTES;
-                mbarrier_arrive_expect_bytes(&full[s], S::STAGE_BYTES);
-                tma_load_tile(stage, a_map, tile_m * S::BM, t, &full[s]);
-                tma_load_tile(stage + S::A_BYTES, b_map, tile_n * BN, t, &full[s]);
-                if (++s == STAGES) s = 0, phase ^= 1;
+        if (threadIdx.x == 0) {
+            for (int item = first; item < items; item += step) {
+                int unit_m, tile_n, split = item / units;
+                sgemm_swizzled_tile(item % units, units_m, tiles_n, group_m, &unit_m, &tile_n);
+                /* A block past the last tile row still brings its half of
+                 * B for its peer (and the last row's A); its stores all
+                 * fall outside C. */
+                int tile_m = min(CLUSTER * unit_m + rank, tiles_m - 1);
+                int t_end = k_slice_begin(split + 1, k_tiles, splits);
+                for (int t = k_slice_begin(split, k_tiles, splits); t < t_end; ++t) {
+                    mbarrier_wait(&empty[s], phase ^ 1);
+                    uint32_t stage = ring + (uint32_t)s * S::STAGE_BYTES;
+                    mbarrier_arrive_expect_bytes(&full[s], S::STAGE_BYTES);
+                    tma_load_tile(stage, a_map, tile_m * S::BM, t, &full[s]);
+                    /* Each block of the cluster brings BN / CLUSTER rows of
+                     * the B tile into all of them (b_map's box is that
+                     * tall). */
+                    constexpr int share = BN / CLUSTER;
+                    if constexpr (CLUSTER > 1)
+                        tma_load_2d_multicast(stage + S::A_BYTES + rank * share * HGEMM_ROW_BYTES, &b_map,
+                                              t * HGEMM_TILE_K, tile_n * BN + rank * share, &full[s],
+                                              (1 << CLUSTER) - 1);
+                    else
+                        tma_load_tile(stage + S::A_BYTES, b_map, tile_n * BN, t, &full[s]);
+                    next_stage();
+                }
             }
         }
     } else {
         setmaxnreg_increase<WS_CONSUMER_REGISTERS>();
         int consumer = warpgroup - 1, lane = threadIdx.x % 32;
+        /* Done with a stage: every block that writes into it must hear so
+         * before it does again. */
+        auto release = [&](int stage) {
+            if (lane != 0) return;
+            if constexpr (CLUSTER > 1)
+                for (int r = 0; r < CLUSTER; ++r) mbarrier_arrive_in_block(&empty[stage], r);
+            else
+                mbarrier_arrive(&empty[stage]);
+        };
         for (int item = first; item < items; item += step) {
-            int tile_m, tile_n, split = item / tiles;
-            sgemm_swizzled_tile(item % tiles, tiles_m, tiles_n, group_m, &tile_m, &tile_n);
+            int unit_m, tile_n, split = item / units;
+            sgemm_swizzled_tile(item % units, units_m, tiles_n, group_m, &unit_m, &tile_n);
+            int tile_m = CLUSTER * unit_m + rank;
+            int t_end = k_slice_begin(split + 1, k_tiles, splits);
             float acc[BN / 2];
 #pragma unroll
             for (int i = 0; i < BN / 2; ++i) acc[i] = 0.0f;
             int previous = -1;
-            int t_end = k_slice_begin(split + 1, k_tiles, splits);
             for (int t = k_slice_begin(split, k_tiles, splits); t < t_end; ++t) {
                 mbarrier_wait(&full[s], phase);
                 uint32_t stage = ring + (uint32_t)s * S::STAGE_BYTES;
@@ -282,15 +317,17 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
                 wgmma_commit();
                 /* The previous k-tile's multiply is done: its stage is free. */
                 wgmma_wait<1>();
-                if (previous >= 0 && lane == 0) mbarrier_arrive(&empty[previous]);
+                if (previous >= 0) release(previous);
                 previous = s;
-                if (++s == STAGES) s = 0, phase ^= 1;
+                next_stage();
             }
             wgmma_wait<0>();
-            if (lane == 0) mbarrier_arrive(&empty[previous]);
+            release(previous);
             wgmma_store<BN>(c + (size_t)split * m * n, m, n, tile_m * S::BM + 64 * consumer, tile_n * BN, acc);
         }
     }
+    /* A peer may still arrive on this block's barriers. */
+    if constexpr (CLUSTER > 1) cluster_sync();
 }
 
 /* ---- Launchers ---------------------------------------------------------------- */
@@ -329,42 +366,98 @@ static int multiprocessors()
 }
 
 /* splits > 1: the products of the K slices go to that many m x n partials
- * at c (the split-K rung). */
-template <int BN, int STAGES, bool PERSISTENT>
-static void launch_warp_specialized(const hgemm_problem *p, const CUtensorMap &b_map, float *c, int splits,
-                                    cudaStream_t stream)
+ * at c (the split-K rung). Persistent: `blocks` resident blocks at most, in
+ * clusters of CLUSTER. */
+template <int BN, int STAGES, bool PERSISTENT, int CLUSTER = 1>
+static cudaLaunchConfig_t warp_specialized_config(const hgemm_problem *p, int splits, int blocks,
+                                                  cudaLaunchAttribute *cluster, cudaStream_t stream)
 {
-    constexpr auto kernel = warp_specialized_kernel<BN, STAGES, PERSISTENT>;
-    allow_shared_bytes<kernel>(ws_shape<BN, STAGES>::SHARED_BYTES);
-    int tiles_m = hgemm_ceil_div(p->m, ws_shape<BN, STAGES>::BM), tiles_n = hgemm_ceil_div(p->n, BN);
-    dim3 grid(tiles_n, tiles_m);
-    if (PERSISTENT) {
-        int items = tiles_m * tiles_n * splits, sms = multiprocessors();
-        grid = dim3(items < sms ? items : sms);
-    }
-    kernel<<<grid, WS_THREADS, ws_shape<BN, STAGES>::SHARED_BYTES, stream>>>(p->a_rows128, b_map, c, p->m, p->n,
-                                                                             p->k, splits);
-    CUDA_CHECK_LAUNCH();
+    typedef ws_shape<BN, STAGES> S;
+    allow_shared_bytes<warp_specialized_kernel<BN, STAGES, PERSISTENT, CLUSTER>>(S::SHARED_BYTES);
+    int tiles_m = hgemm_ceil_div(p->m, S::BM), tiles_n = hgemm_ceil_div(p->n, BN);
+    long long items = (long long)hgemm_ceil_div(tiles_m, CLUSTER) * CLUSTER * tiles_n * splits;
+    cudaLaunchConfig_t config = cluster_config(items < blocks ? (unsigned)items : (unsigned)blocks, WS_THREADS,
+                                               S::SHARED_BYTES, CLUSTER, cluster, stream);
+    if (!PERSISTENT) config.gridDim = dim3(tiles_n, tiles_m);
+    return config;
+}
+
+template <int BN, int STAGES, bool PERSISTENT, int CLUSTER = 1>
+static void launch_warp_specialized(const hgemm_problem *p, const CUtensorMap &b_map, float *c, int splits,
+                                    int blocks, cudaStream_t stream)
+{
+    cudaLaunchAttribute cluster;
+    cudaLaunchConfig_t config =
+        warp_specialized_config<BN, STAGES, PERSISTENT, CLUSTER>(p, splits, blocks, &cluster, stream);
+    CUDA_CHECK(cudaLaunchKernelEx(&config, warp_specialized_kernel<BN, STAGES, PERSISTENT, CLUSTER>, p->a_rows128,
+                                  b_map, c, p->m, p->n, p->k, splits));
 }
 
 constexpr int WS_128_STAGES = 6, WS_256_STAGES = 4;
 
 extern "C" void hgemm_warp_specialized(const hgemm_problem *p, cudaStream_t stream)
 {
-    launch_warp_specialized<128, WS_128_STAGES, false>(p, p->b_rows128, p->c, 1, stream);
+    launch_warp_specialized<128, WS_128_STAGES, false>(p, p->b_rows128, p->c, 1, 0, stream);
 }
 
 extern "C" void hgemm_ws_128x256(const hgemm_problem *p, cudaStream_t stream)
 {
-    launch_warp_specialized<256, WS_256_STAGES, false>(p, p->b_rows256, p->c, 1, stream);
+    launch_warp_specialized<256, WS_256_STAGES, false>(p, p->b_rows256, p->c, 1, 0, stream);
 }
 
 extern "C" void hgemm_persistent(const hgemm_problem *p, cudaStream_t stream)
 {
-    launch_warp_specialized<256, WS_256_STAGES, true>(p, p->b_rows256, p->c, 1, stream);
+    launch_warp_specialized<256, WS_256_STAGES, true>(p, p->b_rows256, p->c, 1, multiprocessors(), stream);
 }
 
-/* ---- Rung 10: split K --------------------------------------------------------- */
+/* Rung 10, persistent_multicast: rung 9's blocks in clusters of two,
+ * stacked in M (tile rows 2u and 2u + 1 of one tile column), that share
+ * their B tile: each brings 128 of its 256 rows into both by TMA multicast,
+ * so a block reads 32 KB from L2 a k-tile where it read 48 KB; the grouped
+ * order now walks these pairs (groups of 4, 8 tile rows as before).
+ * Consumers free a stage in both blocks (the empty barriers count 16
+ * arrivals). The same step as sgemm's tf32_wgmma_multicast, which shares A.
+ * Measured (H200, ratio to cuBLAS BF16, 4096^3 / 8192^3 / 6144^3, two runs
+ * in one call beside one of rung 9):
+ *   persistent             0.957 / 0.972 / 0.943, then 0.890 / 0.819 / 0.927
+ *                          (throttled); ncu at 4096^3: 193.6 us at 1.59 GHz,
+ *                          tensor pipe 82.7%, L2 1.55 GB, DRAM 187 MB
+ *   persistent_multicast   0.950 / 0.984 / 0.952 and 0.953 / 0.984 / 0.953;
+ *                          ncu at 4096^3: 193.5 us at 1.62 GHz, tensor pipe
+ *                          81.3%, L2 1.44 GB
+ * At 8192^3 the L2 bytes were a limiter and multicast gains 1.2%; at 4096^3
+ * the limiter is the tile change. All 132 blocks finish their tiles together
+ * and store 128 KB each at once (17 MB): about 5 us of ~48 us a tile, from
+ * the tensor pipe's idle share at 4096^3 and 8192^3, while the tensor core
+ * waits.
+ * Tried and dropped: consumers in ping-pong (alternate tiles of 64 x 256,
+ * their multiplies ordered by two named barriers, 5 stages of 40 KB, the
+ * same clusters): 0.872-0.876 / 0.802-0.897 / 0.885. The stores no longer
+ * stop the tensor core, but each 64-row tile reads its B tile again: L2
+ * 2.05 GB against 1.44, more power, 1.53 GHz, tensor pipe 78.0% (ncu at
+ * 4096^3, 212.9 us). A consumer must also not wait on a stage before the
+ * other has waited on every stage before it: the full barrier's parity
+ * cannot tell phases apart, so a consumer a whole tile ahead would take an
+ * earlier k-tile for its own (without the named barriers, the run at
+ * 4096^3 failed; every test size had fewer k-tiles than stages). Next: the
+ * stores through shared memory and TMA, and an order that spreads the
+ * blocks' tile changes apart. */
+extern "C" void hgemm_persistent_multicast(const hgemm_problem *p, cudaStream_t stream)
+{
+    launch_warp_specialized<256, WS_256_STAGES, true, 2>(p, p->b_rows128, p->c, 1, p->cluster_blocks, stream);
+}
+
+/* Blocks of persistent_multicast's clusters that can be resident at once. */
+extern "C" int hgemm_cluster_blocks(const hgemm_problem *p)
+{
+    cudaLaunchAttribute cluster;
+    cudaLaunchConfig_t config =
+        warp_specialized_config<256, WS_256_STAGES, true, 2>(p, 1, 2 * multiprocessors(), &cluster, 0);
+    config.gridDim = dim3(2 * multiprocessors());
+    return resident_cluster_blocks<warp_specialized_kernel<256, WS_256_STAGES, true, 2>>(config);
+}
+
+/* ---- Rung 11: split K --------------------------------------------------------- */
 
 /* C = the sum of the split_k partials in a fixed order, the same for every
  * element and every run: deterministic, bit for bit. A block takes
@@ -408,7 +501,7 @@ __global__ void __launch_bounds__(REDUCE_COLUMNS * REDUCE_GROUPS)
     }
 }
 
-/* Rung 10: where C's tiles leave most SMs idle (256 x 256 x 65536: 4
+/* Rung 11: where C's tiles leave most SMs idle (256 x 256 x 65536: 4
  * tiles of 128 x 128 for 132 SMs), the persistent kernel takes tiles times
  * slices of K as its work items (hgemm_split_k_count: about one item per
  * SM, each at least 4 k-tiles), each writing its FP32 partial product to
@@ -442,7 +535,8 @@ static void split_k_reduce(const hgemm_problem *p, int splits, cudaStream_t stre
 
 extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
 {
-    launch_warp_specialized<128, WS_128_STAGES, true>(p, p->b_rows128, p->partials, p->split_k, stream);
+    launch_warp_specialized<128, WS_128_STAGES, true>(p, p->b_rows128, p->partials, p->split_k, multiprocessors(),
+                                                      stream);
     split_k_reduce(p, p->split_k, stream);
 }
 
@@ -451,6 +545,7 @@ extern "C" size_t hgemm_sm90a_shared_bytes(hgemm_launcher *rung)
     if (rung == hgemm_tma_mma) return TMA_MMA_SHARED;
     if (rung == hgemm_wgmma) return WGMMA_SHARED;
     if (rung == hgemm_warp_specialized || rung == hgemm_split_k) return ws_shape<128, WS_128_STAGES>::SHARED_BYTES;
-    if (rung == hgemm_ws_128x256 || rung == hgemm_persistent) return ws_shape<256, WS_256_STAGES>::SHARED_BYTES;
+    if (rung == hgemm_ws_128x256 || rung == hgemm_persistent || rung == hgemm_persistent_multicast)
+        return ws_shape<256, WS_256_STAGES>::SHARED_BYTES;
     return 0;
 }
