@@ -294,11 +294,7 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
         /* Done with a stage: every block that writes into it must hear so
          * before it does again. */
         auto release = [&](int stage) {
-            if (lane != 0) return;
-            if constexpr (CLUSTER > 1)
-                for (int r = 0; r < CLUSTER; ++r) mbarrier_arrive_in_block(&empty[stage], r);
-            else
-                mbarrier_arrive(&empty[stage]);
+            if (lane == 0) mbarrier_arrive_cluster<CLUSTER>(&empty[stage]);
         };
         for (int item = first; item < items; item += step) {
             int unit_m, tile_n, split = item / units;

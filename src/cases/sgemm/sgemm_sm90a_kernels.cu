@@ -241,11 +241,7 @@ __global__ void __launch_bounds__(TF32_THREADS, 1)
          * loads its B tile. Every block that writes into it must hear so
          * before it does again. */
         auto release = [&](int stage) {
-            if (lane != 0) return;
-            if constexpr (CLUSTER > 1)
-                for (int r = 0; r < CLUSTER; ++r) mbarrier_arrive_in_block(&empty[stage], r);
-            else
-                mbarrier_arrive(&empty[stage]);
+            if (lane == 0) mbarrier_arrive_cluster<CLUSTER>(&empty[stage]);
         };
         auto next_stage = [&]() {
             if (++s == S::STAGES) s = 0, phase ^= 1;

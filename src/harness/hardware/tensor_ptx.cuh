@@ -223,6 +223,18 @@ __device__ __forceinline__ void mbarrier_arrive_in_block(uint64_t *barrier, uint
 #endif
 }
 
+/* An arrival on the barrier at this offset in every block of a cluster of
+ * CLUSTER (1: this block's own, no cluster): a consumer frees a stage that
+ * any of their producers may write into. */
+template <int CLUSTER>
+__device__ __forceinline__ void mbarrier_arrive_cluster(uint64_t *barrier)
+{
+    if constexpr (CLUSTER > 1)
+        for (uint32_t r = 0; r < CLUSTER; ++r) mbarrier_arrive_in_block(barrier, r);
+    else
+        mbarrier_arrive(barrier);
+}
+
 /* The same for a 3D tensor map: the box at element coordinates (inner,
  * middle, outer), e.g. (column, row, head) of a [heads][rows][columns]
  * tensor, so that a box crossing the end of one head's rows reads zeros,
