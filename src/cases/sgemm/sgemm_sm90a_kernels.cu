@@ -142,9 +142,11 @@ __device__ __forceinline__ void wgmma_tf32(float (&acc)[BM / 2], const uint32_t 
  * faster; the clock is 5% lower. A later call: 0.983 twice (351 against
  * 345 us), ours at 445-476 GFLOP/J, cuBLAS 476-490; DRAM reads equal (301
  * against 294 MB), L2 bytes not (2.81 against 2.36 GB); tile groups of 4 or
- * 16 rows in place of 8: 0.977 and 0.973, DRAM 373 and 351 MB. Next: the epilogue, which all 132 blocks
- * run at once and which keeps the tensor core idle, through shared memory
- * and TMA stores overlapped with the next tile. */
+ * 16 rows in place of 8: 0.977 and 0.973, DRAM 373 and 351 MB. Next: the
+ * epilogue, which all 132 blocks run at once and which keeps the tensor
+ * core idle, through shared memory and TMA stores overlapped with the next
+ * tile (consumers in ping-pong cost hgemm more L2 bytes than they saved:
+ * hgemm_sm90a_kernels.cu, rung 10). */
 template <int BM, int PASSES, int CLUSTER>
 __global__ void __launch_bounds__(TF32_THREADS, 1)
     tf32_wgmma_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap a_low_map,

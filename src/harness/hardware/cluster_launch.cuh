@@ -33,9 +33,9 @@ static inline cudaLaunchConfig_t cluster_config(unsigned blocks, unsigned thread
 }
 
 /* Blocks of KERNEL, launched as `config` (cluster > 1) says, that can be
- * resident at once in whole clusters (132 on an H200 in clusters of two, 120 in clusters of
- * four); 0 where not one cluster fits. The kernel's shared memory must be
- * allowed first (allow_shared_bytes). */
+ * resident at once in whole clusters (132 on an H200 in clusters of two,
+ * 120 in clusters of four); 0 where not one cluster fits. The kernel's
+ * shared memory must be allowed first (allow_shared_bytes). */
 template <auto KERNEL>
 static int resident_cluster_blocks(cudaLaunchConfig_t config)
 {
