@@ -240,18 +240,8 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
     int first = PERSISTENT ? blockIdx.x / CLUSTER : blockIdx.y * tiles_n + blockIdx.x;
     int step = PERSISTENT ? gridDim.x / CLUSTER : units;
     int group_m = PERSISTENT ? WS_GROUP_M / CLUSTER : 1;
-    if (threadIdx.x == 0) {
-        for (int s = 0; s < STAGES; ++s) {
-            mbarrier_init(&full[s], 1);
-            /* the 8 consumer warps of every block whose copies write the stage */
-            mbarrier_init(&empty[s], 8 * CLUSTER);
-        }
-        mbarrier_init_fence();
-    }
-    if constexpr (CLUSTER > 1)
-        cluster_sync();
-    else
-        __syncthreads();
+    /* the 8 consumer warps of every block read each stage */
+    ring_barriers_init<CLUSTER>(full, empty, STAGES, 8);
     int warpgroup = threadIdx.x / 128;
     int s = 0;
     uint32_t phase = 0;

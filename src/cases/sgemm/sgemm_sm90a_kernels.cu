@@ -161,18 +161,8 @@ __global__ void __launch_bounds__(TF32_THREADS, 1)
      * unit of work), so that they share its A tile. */
     int units_n = tf32_ceil_div(tiles_n, CLUSTER), units = tiles_m * units_n;
     int rank = CLUSTER > 1 ? (int)cluster_rank() : 0;
-    if (threadIdx.x == 0) {
-        for (int s = 0; s < S::STAGES; ++s) {
-            mbarrier_init(&full[s], 1);
-            /* the 8 consumer warps of every block whose copies write the stage */
-            mbarrier_init(&empty[s], 8 * CLUSTER);
-        }
-        mbarrier_init_fence();
-    }
-    if constexpr (CLUSTER > 1)
-        cluster_sync();
-    else
-        __syncthreads();
+    /* the 8 consumer warps of every block read each stage */
+    ring_barriers_init<CLUSTER>(full, empty, S::STAGES, 8);
     int warpgroup = threadIdx.x / 128, s = 0;
     uint32_t phase = 0;
     if (warpgroup == 0) {

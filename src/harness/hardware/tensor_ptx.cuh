@@ -235,6 +235,27 @@ __device__ __forceinline__ void mbarrier_arrive_cluster(uint64_t *barrier)
         mbarrier_arrive(barrier);
 }
 
+/* A producer-consumer ring's barriers, set up by thread 0 before any thread
+ * of the cluster goes on: full[s] completes on the producer's one arrival
+ * and its copies' bytes, empty[s] on an arrival of each of the `readers`
+ * consumer warps of every block of the CLUSTER whose copies write stage s
+ * (mbarrier_arrive_cluster). */
+template <int CLUSTER>
+__device__ __forceinline__ void ring_barriers_init(uint64_t *full, uint64_t *empty, int stages, int readers)
+{
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < stages; ++s) {
+            mbarrier_init(&full[s], 1);
+            mbarrier_init(&empty[s], readers * CLUSTER);
+        }
+        mbarrier_init_fence();
+    }
+    if constexpr (CLUSTER > 1)
+        cluster_sync();
+    else
+        __syncthreads();
+}
+
 /* The same for a 3D tensor map: the box at element coordinates (inner,
  * middle, outer), e.g. (column, row, head) of a [heads][rows][columns]
  * tensor, so that a box crossing the end of one head's rows reads zeros,
