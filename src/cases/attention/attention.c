@@ -178,6 +178,8 @@ static const ladder_variant attention_variants[] = {
                                   "softmax under the other's wgmma", SM90A(attention_wgmma_pingpong), NEEDS_SM90A),
     LADDER_RUNG("wgmma_persistent", "a block per SM walks the query blocks: the next block's Q, K, V load while this "
                                     "one finishes and stores", SM90A(attention_wgmma_persistent), NEEDS_SM90A),
+    LADDER_RUNG("wgmma_queue", "the persistent blocks take their next query block from a queue (an atomic "
+                               "counter): each to the SM free first", SM90A(attention_wgmma_queue), NEEDS_SM90A),
     LADDER_VARIANT("cudnn", "cuDNN 9 fused scaled-dot-product attention (graph API), BF16, same layout and mask",
                    attention_cudnn_run, 0, LADDER_BASELINE),
 };
@@ -230,6 +232,7 @@ static void destroy(void *opaque)
     cudaFree(s->problem.o);
     cudaFree(s->problem.scores);
     cudaFree(s->problem.probs);
+    cudaFree(s->problem.work_queue);
     free(s->host_q);
     free(s->host_k);
     free(s->host_v);
@@ -284,10 +287,12 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
     ladder_buffers_pair(&b, (void **)&s->host_v, (void **)&p->v, bytes);
     ladder_buffers_pair(&b, (void **)&s->host_o, (void **)&p->o, bytes);
     ladder_buffers_host(&b, (void **)&s->draw, count * sizeof(float));
+    ladder_buffers_device(&b, (void **)&p->work_queue, 2 * sizeof(unsigned int));
     if (ladder_buffers_missing(&b, size, status, err, err_len)) {
         destroy(s);
         return NULL;
     }
+    CUDA_CHECK(cudaMemset(p->work_queue, 0, 2 * sizeof(unsigned int)));
     /* The unfused rungs' S x S matrices: without room for them those two
      * rungs skip, the fused ones still run. */
     size_t square = (size_t)p->heads * p->seq * p->seq;

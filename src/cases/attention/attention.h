@@ -31,6 +31,9 @@ typedef struct attention_problem {
      * [heads][S][D] tensors, boxes of 64 elements of D (128 bytes,
      * 128-byte swizzle) by 64 or 128 rows; rows past S read as zeros. */
     CUtensorMap q_map, k_map, v_map;
+    /* Rung 10's work queue: the next work to hand out and the blocks
+     * finished, zero between launches (its kernel resets them). */
+    unsigned int *work_queue;
 } attention_problem;
 
 typedef void attention_launcher(const attention_problem *problem, cudaStream_t stream);
@@ -49,6 +52,7 @@ attention_launcher attention_wgmma_ws;
 attention_launcher attention_wgmma_overlap;
 attention_launcher attention_wgmma_pingpong;
 attention_launcher attention_wgmma_persistent;
+attention_launcher attention_wgmma_queue;
 int attention_encode_tensor_maps(attention_problem *problem, char *err, size_t err_len);
 
 /* Dynamic shared memory a rung asks for at this D (0: none or static). */

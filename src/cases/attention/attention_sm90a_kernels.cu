@@ -21,7 +21,8 @@ template <int D>
 struct ws_shape {
     static constexpr int TILE_BYTES = WS_ROWS * D * 2;
     static constexpr int BARRIERS = 2 + 4 * WS_STAGES;
-    static constexpr size_t SHARED_BYTES = (size_t)(1 + 2 * WS_STAGES) * TILE_BYTES + BARRIERS * 8 + 1024;
+    /* The tiles, the barriers, the work slot (8 bytes) and the alignment. */
+    static constexpr size_t SHARED_BYTES = (size_t)(1 + 2 * WS_STAGES) * TILE_BYTES + BARRIERS * 8 + 8 + 1024;
     static_assert(SHARED_BYTES <= 227 * 1024, "fits Hopper's 227 KB a block");
 };
 
@@ -102,12 +103,21 @@ enum ws_schedule {
     WS_OVERLAP,  /* Q K^T of tile t + 1 and P V of tile t in flight during tile t + 1's softmax */
     WS_PINGPONG, /* WS_OVERLAP, and the two warpgroups take turns issuing their products */
     WS_PERSISTENT, /* WS_PINGPONG in a block per SM that walks the works */
+    WS_QUEUE,      /* WS_PERSISTENT taking its next work from a queue in global memory */
 };
 
 /* Named barriers 1 and 2 (0 is __syncthreads): "consumer warpgroup c may
  * issue its products", 256 threads (its own 128 wait, the other's 128
  * arrive). */
 constexpr int WS_TURN_BARRIER = 1;
+
+/* Named barriers 3-6: the producer warp hands each consumer warpgroup c
+ * the next work through a slot in shared memory: 3 + c "the slot holds
+ * the next work" (the producer arrives, c waits), 5 + c "c has read it"
+ * (the other way round); 32 + 128 threads. A pair for each warpgroup, so
+ * that neither waits for the other at a work's start (they run half a
+ * tile apart in ping-pong). */
+constexpr int WS_WORK_WRITTEN_BARRIER = 3, WS_WORK_READ_BARRIER = 5, WS_WORK_THREADS = 32 + 128;
 
 /* Rung 6: the Hopper path. Warp 0 of warpgroup 0 produces: one thread
  * issues the TMA copies of Q once and of each K and V tile into a 2-stage
@@ -148,14 +158,54 @@ constexpr int WS_TURN_BARRIER = 1;
  *   wgmma_overlap    0.945 / 0.928 / 0.752 / 0.809   656
  *   wgmma_pingpong   0.956 / 0.955 / 0.805 / 0.857   664 (cuDNN 694)
  *   wgmma_persistent 0.993 / 0.920 / 0.965 / 0.890   684 (cuDNN 688; another run)
- * Open: compute-sanitizer racecheck on the wgmma_ws_kernel instances,
- * run once after this rung was added, reported 1 hazard whose report did
- * not come back (rungs 6-8 alone had none); the rung validates and repeats
- * bit for bit, but is not racecheck-clean until that report is read.
  * Persistence pays most where blocks are short (D = 64, S = 1024: 0.805
  * to 0.965) and loses causally: the static walk (block b takes works b,
  * b + 132, ...) gives SMs unequal sums of diagonal-bounded works, where
  * the hardware's block scheduler of rung 8 balances them as they finish.
+ * Rung 10 (WS_QUEUE): rung 9 whose blocks take their next work from a
+ * counter in global memory (one atomicAdd by the producer), in the same
+ * order (head by head, causal longest first): each work goes to the
+ * block free first, as rung 8's hardware scheduler does, and no block
+ * starts cold, as in rung 9. The queue is two counters the kernel leaves
+ * at zero (the last block out resets them), so a launch costs no memset.
+ * The producer hands each work to the consumers through a slot in shared
+ * memory on named barriers (WS_WORK_*).
+ * Measured (H200, ratio to cuDNN 9 in two runs of one call; same order
+ * of sizes as above):
+ *   wgmma_persistent 0.998, 0.995 / 0.920, 0.924 / 0.930, 0.946 / 0.860, 0.880
+ *   wgmma_queue      0.992, 0.991 / 1.004, 1.004 / 0.923, 0.926 / 1.015, 1.030
+ * What it took, each measured against this rung in the same call:
+ * - The consumers take the work through a shuffle from lane 0. Read
+ *   straight from shared memory, the work was not provably warp-uniform,
+ *   so neither was the ring's stage counter, and every wgmma descriptor
+ *   in the loop cost an R2UR into a uniform register (80 against rung 9's
+ *   34 at D = 64): 0.953-0.955 full at 4096, 0.896 at 1024 x 64.
+ * - The queue is asked two tiles before the work's last are loaded.
+ *   Asked as the work starts, a block holds its next work a whole work
+ *   early and balances worse: causal 0.984 (4096), 0.991-1.005 (1024).
+ * Tried on it and dropped (same call, against this rung):
+ * - Rescaling only when a row's max has grown by 2^8 (the sums and O then
+ *   share a stale max, which the final division cancels): 0.942 / 0.959 /
+ *   0.899 / 1.014 against 0.958 / 0.963 / 0.901 / 1.026. The warp-wide
+ *   vote on both rows' maxima delays every exponential; the FMULs it
+ *   saves were not on the critical path.
+ * - 1/8, 2/8 or 3/8 of the exponentials as a cubic on the FMA pipe
+ *   (D = 64, where MUFU's 16 a clock were the suspect): full 0.864 /
+ *   0.827 / 0.804, causal 0.966 / 0.929 / 0.914, against 0.899 and 1.022.
+ *   Nsight Compute at 16x16x1024x64: XU 45.6% to 31.7%, issue slots 45.7%
+ *   to 50.6%, tensor pipe 42.0% to 38.3%: MUFU does not bound it.
+ * - The row max and sum as trees of 8 partial chains (7 dependent steps
+ *   where the loops make 32): +0.2% / +0.7% / -1.0 to +0.1% / +0.9%,
+ *   inside the spread of two runs.
+ * At D = 64 the rung is sensitive to code generation: rung 9 with those
+ * trees measured 0.892-0.902 at 16x16x1024x64, against rung 9's
+ * 0.930-0.946 (Nsight Compute: the warps' top stall is "wait", a fixed
+ * latency dependency, 33% of their cycles).
+ * racecheck reports the slot as a hazard unless the consumers pass a
+ * bar.sync between reading it and the producer's next write (a trial
+ * that handed rungs 6 and 7 their works this way: 4 reports a block);
+ * here the turn barriers are such syncs. bar.arrive then bar.sync on one
+ * barrier synchronize by the PTX memory model either way.
  * Nsight Compute on rung 9 at 4x32x4096x128 (full): tensor pipe busy
  * 73.8% of elapsed cycles, XU (MUFU.EX2) 39.8% and FMA 15.5% of active,
  * issue slots 41.4%, DRAM 9.8%, 168 registers at entry; cuDNN's kernel on
@@ -177,11 +227,12 @@ constexpr int WS_TURN_BARRIER = 1;
 template <int D, ws_schedule SCHEDULE>
 __global__ void __launch_bounds__(WS_THREADS, 1)
     wgmma_ws_kernel(const __grid_constant__ CUtensorMap q_map, const __grid_constant__ CUtensorMap k_map,
-                    const __grid_constant__ CUtensorMap v_map, bf16 *__restrict__ o, int heads, int seq, int causal,
-                    float scale_log2)
+                    const __grid_constant__ CUtensorMap v_map, bf16 *__restrict__ o, unsigned int *__restrict__ queue,
+                    int heads, int seq, int causal, float scale_log2)
 {
     typedef ws_shape<D> W;
-    constexpr bool TURNS = SCHEDULE == WS_PINGPONG || SCHEDULE == WS_PERSISTENT;
+    constexpr bool TURNS = SCHEDULE >= WS_PINGPONG, PERSISTENT = SCHEDULE >= WS_PERSISTENT,
+                   QUEUE = SCHEDULE == WS_QUEUE;
     extern __shared__ uint8_t raw_shared[];
     uint8_t *shared = aligned_1024(raw_shared);
     uint32_t q_tile = smem_address(shared);
@@ -190,12 +241,15 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
     uint64_t *q_full = reinterpret_cast<uint64_t *>(shared + (1 + 2 * WS_STAGES) * W::TILE_BYTES);
     uint64_t *q_empty = q_full + 1, *k_full = q_empty + 1, *v_full = k_full + WS_STAGES,
              *k_empty = v_full + WS_STAGES, *v_empty = k_empty + WS_STAGES;
+    /* Rung 10's producer writes each work it loads here, then a
+     * past-the-end one when there are no more (the barriers WS_WORK_*). */
+    volatile int *work_slot = reinterpret_cast<volatile int *>(v_empty + WS_STAGES);
     /* Work w is query block w % q_blocks of head w / q_blocks: a head's
      * blocks run together and share its K and V in L2. Causal, past rung
-     * 6: its longest rows first. A block takes one work (rungs 6-8) or
-     * every gridDim.x-th (rung 9). */
+     * 6: its longest rows first. A block takes one work (rungs 6-8), every
+     * gridDim.x-th (rung 9), or the next the queue hands out (rung 10). */
     int q_blocks = attention_ceil_div(seq, WS_ROWS), work_count = q_blocks * heads;
-    int step = SCHEDULE == WS_PERSISTENT ? gridDim.x : work_count;
+    int step = PERSISTENT ? gridDim.x : work_count;
     auto locate = [&](int w, int &head, int &q0, int &tiles) {
         head = w / q_blocks;
         int q_block = w % q_blocks;
@@ -221,20 +275,57 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
     auto phase_of = [](int g) { return (uint32_t)(g / WS_STAGES) & 1; };
     if (warpgroup == 0) {
         setmaxnreg_decrease<WS_PRODUCER_REGISTERS>();
-        if (threadIdx.x != 0) return;
-        int g = 0, iteration = 0;
-        for (int w = blockIdx.x; w < work_count; w += step, ++iteration) {
-            int head, q0, tiles;
-            locate(w, head, q0, tiles);
-            /* The consumers' last Q K^T of the previous work is done. */
-            mbarrier_wait(q_empty, (uint32_t)(iteration & 1) ^ 1);
-            tma_load_rows<D>(q_tile, q_map, q0, head, q_full);
-            for (int t = 0; t < tiles; ++t, ++g) {
-                int s = g % WS_STAGES;
-                mbarrier_wait(&k_empty[s], phase_of(g) ^ 1);
-                tma_load_rows<D>(k_stage(s), k_map, t * WS_KEYS, head, &k_full[s]);
-                mbarrier_wait(&v_empty[s], phase_of(g) ^ 1);
-                tma_load_rows<D>(v_stage(s), v_map, t * WS_KEYS, head, &v_full[s]);
+        /* One thread produces; rung 10 keeps its whole warp, which the
+         * named barriers count. */
+        if (threadIdx.x >= (QUEUE ? 32 : 1)) return;
+        bool leader = threadIdx.x == 0;
+        int g = 0, w = blockIdx.x;
+        for (int iteration = 0;; ++iteration) {
+            if (QUEUE) {
+                if (iteration > 0) {
+                    named_barrier_sync(WS_WORK_READ_BARRIER, WS_WORK_THREADS);
+                    named_barrier_sync(WS_WORK_READ_BARRIER + 1, WS_WORK_THREADS);
+                }
+                if (leader) *work_slot = w;
+                named_barrier_arrive(WS_WORK_WRITTEN_BARRIER, WS_WORK_THREADS);
+                named_barrier_arrive(WS_WORK_WRITTEN_BARRIER + 1, WS_WORK_THREADS);
+            }
+            if (w >= work_count) break;
+            if (leader) {
+                int head, q0, tiles;
+                locate(w, head, q0, tiles);
+                /* The consumers have finished the previous work's last Q K^T. */
+                mbarrier_wait(q_empty, (uint32_t)(iteration & 1) ^ 1);
+                tma_load_rows<D>(q_tile, q_map, q0, head, q_full);
+                int next = w + step;
+                for (int t = 0; t < tiles; ++t, ++g) {
+                    /* The queue is asked two tiles before this work's last
+                     * are loaded (four before its consumers finish): late
+                     * enough that the block free first gets the next work,
+                     * early enough that the answer (a round trip to L2) is
+                     * back before the consumers need it. */
+                    if (QUEUE && t == max(tiles - 2, 0))
+                        next = (int)(gridDim.x + atomicAdd(&queue[0], 1u));
+                    int s = g % WS_STAGES;
+                    mbarrier_wait(&k_empty[s], phase_of(g) ^ 1);
+                    tma_load_rows<D>(k_stage(s), k_map, t * WS_KEYS, head, &k_full[s]);
+                    mbarrier_wait(&v_empty[s], phase_of(g) ^ 1);
+                    tma_load_rows<D>(v_stage(s), v_map, t * WS_KEYS, head, &v_full[s]);
+                }
+                w = next;
+            }
+            if (QUEUE) w = __shfl_sync(0xffffffffu, w, 0);
+        }
+        if (QUEUE) {
+            /* The consumers' reads of the past-the-end slot, the arrivals
+             * the loop did not wait for. */
+            named_barrier_sync(WS_WORK_READ_BARRIER, WS_WORK_THREADS);
+            named_barrier_sync(WS_WORK_READ_BARRIER + 1, WS_WORK_THREADS);
+            /* The last block out empties the queue for the next launch: by
+             * then every block has drawn its last number. */
+            if (leader && atomicAdd(&queue[1], 1u) == gridDim.x - 1) {
+                queue[0] = 0;
+                queue[1] = 0;
             }
         }
         return;
@@ -247,18 +338,28 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
     };
     /* Warpgroup 1 lets warpgroup 0 issue first. */
     if (TURNS && consumer == 1) named_barrier_arrive(WS_TURN_BARRIER, 256);
-    int g = 0, iteration = 0;
-    for (int w = blockIdx.x; w < work_count; w += step, ++iteration) {
+    int g = 0;
+    for (int iteration = 0, w = blockIdx.x;; ++iteration, w += step) {
+        if (QUEUE) {
+            named_barrier_sync(WS_WORK_WRITTEN_BARRIER + consumer, WS_WORK_THREADS);
+            /* Through a shuffle from lane 0, so that the compiler knows the
+             * work (and with it the ring's stage counter, which the wgmma
+             * descriptors take) to be warp-uniform: read straight from shared
+             * memory, every descriptor of the loop cost an R2UR move into a
+             * uniform register and the rung lost ~5% at both D. */
+            w = __shfl_sync(0xffffffffu, *work_slot, 0);
+            named_barrier_arrive(WS_WORK_READ_BARRIER + consumer, WS_WORK_THREADS);
+        }
+        if (w >= work_count) break;
         int head, q0, tiles;
         locate(w, head, q0, tiles);
-        bool last_work = w + step >= work_count;
+        mbarrier_wait(q_full, (uint32_t)iteration & 1);
         int row0 = q0 + 64 * consumer + 16 * warp;
         float acc[D / 2], m[2] = {-INFINITY, -INFINITY}, l[2] = {0.0f, 0.0f}, alpha[2];
 #pragma unroll
         for (int i = 0; i < D / 2; ++i) acc[i] = 0.0f;
         float scores[WS_KEYS / 2];
         uint32_t pf[WS_KEYS / 16][4];
-        mbarrier_wait(q_full, (uint32_t)iteration & 1);
         if constexpr (SCHEDULE == WS_SERIAL) {
             for (int t = 0; t < tiles; ++t) {
                 int s = (g + t) % WS_STAGES;
@@ -300,13 +401,12 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
                 rescale_rows(acc, alpha);
                 to_fragments(scores, pf);
             }
-            /* The last tile's P V; warpgroup 1 skips its very last
-             * arrival, which no one would wait for. */
+            /* The last tile's P V. */
             int last = (g + tiles - 1) % WS_STAGES;
             if (TURNS) named_barrier_sync(WS_TURN_BARRIER + consumer, 256);
             mbarrier_wait(&v_full[last], phase_of(g + tiles - 1));
             issue_output<D>(acc, pf, v_stage(last));
-            if (TURNS && (consumer == 0 || !last_work)) named_barrier_arrive(WS_TURN_BARRIER + 1 - consumer, 256);
+            if (TURNS) named_barrier_arrive(WS_TURN_BARRIER + 1 - consumer, 256);
             wgmma_wait<0>();
             release(&v_empty[last]);
         }
@@ -314,6 +414,10 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
         /* The next work's loads are already under way meanwhile. */
         store_rows(o + (size_t)head * seq * D, acc, l, row0, seq, D, lane);
     }
+    /* Warpgroup 1's turn given after its last products (a block learns
+     * that a work was its last only from the next slot): warpgroup 0 takes
+     * it, so that no named barrier is left part-way through a phase. */
+    if (TURNS && consumer == 0) named_barrier_sync(WS_TURN_BARRIER, 256);
 }
 
 /* ---- Tensor maps and launchers ---------------------------------------------------- */
@@ -345,7 +449,7 @@ static void launch_wgmma_ws(const attention_problem *p, cudaStream_t stream)
     constexpr auto kernel = wgmma_ws_kernel<D, SCHEDULE>;
     allow_shared_bytes<kernel>(ws_shape<D>::SHARED_BYTES);
     int works = attention_ceil_div(p->seq, WS_ROWS) * p->heads, blocks = works;
-    if (SCHEDULE == WS_PERSISTENT) {
+    if (SCHEDULE >= WS_PERSISTENT) {
         static int sms = 0;
         if (!sms) {
             int device;
@@ -354,9 +458,9 @@ static void launch_wgmma_ws(const attention_problem *p, cudaStream_t stream)
         }
         blocks = works < sms ? works : sms;
     }
-    kernel<<<blocks, WS_THREADS, ws_shape<D>::SHARED_BYTES, stream>>>(p->q_map, p->k_map, p->v_map,
-                                                                     reinterpret_cast<bf16 *>(p->o), p->heads, p->seq,
-                                                                     p->causal, p->scale * ATTENTION_LOG2E);
+    kernel<<<blocks, WS_THREADS, ws_shape<D>::SHARED_BYTES, stream>>>(
+        p->q_map, p->k_map, p->v_map, reinterpret_cast<bf16 *>(p->o), p->work_queue, p->heads, p->seq, p->causal,
+        p->scale * ATTENTION_LOG2E);
     CUDA_CHECK_LAUNCH();
 }
 
@@ -387,6 +491,11 @@ extern "C" void attention_wgmma_pingpong(const attention_problem *p, cudaStream_
 extern "C" void attention_wgmma_persistent(const attention_problem *p, cudaStream_t stream)
 {
     launch_for_dim<WS_PERSISTENT>(p, stream);
+}
+
+extern "C" void attention_wgmma_queue(const attention_problem *p, cudaStream_t stream)
+{
+    launch_for_dim<WS_QUEUE>(p, stream);
 }
 
 extern "C" size_t attention_sm90a_shared_bytes(attention_launcher *rung, int dim)
