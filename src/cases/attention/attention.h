@@ -53,6 +53,7 @@ attention_launcher attention_wgmma_overlap;
 attention_launcher attention_wgmma_pingpong;
 attention_launcher attention_wgmma_persistent;
 attention_launcher attention_wgmma_queue;
+attention_launcher attention_wgmma_three_consumers;
 int attention_encode_tensor_maps(attention_problem *problem, char *err, size_t err_len);
 
 /* Dynamic shared memory a rung asks for at this D (0: none or static). */

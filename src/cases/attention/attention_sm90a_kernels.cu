@@ -1,4 +1,4 @@
-/* Attention rungs 6-9: Hopper. Built only for sm_90a (its own object library,
+/* Attention rungs 6-11: Hopper. Built only for sm_90a (its own object library,
  * as hgemm's Hopper rungs: wgmma and setmaxnreg exist on no other target)
  * and run on compute capability 9.0 only. Q, K and V tiles come from 3D
  * tensor maps ([heads][S][D], attention.h), which fill rows past S with
@@ -10,31 +10,56 @@
 #include "harness/hardware/tensor_map.h"
 #include "attention_tiles.cuh"
 
-/* A block owns 128 query rows (2 consumer warpgroups of 64) and walks the
- * keys in tiles of 128, K and V each in a ring of 2 stages. Tiles of Q, K
- * and V are all 128 rows: D / 64 panels of 128 x 128 bytes. */
-constexpr int WS_ROWS = 128, WS_KEYS = 128, WS_STAGES = 2;
-constexpr int WS_THREADS = 384, WS_PRODUCER_REGISTERS = 40, WS_CONSUMER_REGISTERS = 232;
+/* A block owns 64 query rows per consumer warpgroup (2: 128 rows; rung
+ * 11 at D = 64: 3, 192 rows) and walks the keys in tiles of 128, K and V
+ * each in a ring of 2 stages. K and V tiles are D / 64 panels of 128 x 128
+ * bytes; Q's are as many 128-row boxes as cover the block's rows (a
+ * 192-row block loads 256, the last 64 unused), in one panel at D = 64. */
+constexpr int WS_BOX_ROWS = 128, WS_KEYS = 128, WS_STAGES = 2;
 constexpr int WS_PANEL_BYTES = 128 * 128;
 
-template <int D>
+template <int D, int CONSUMERS>
 struct ws_shape {
-    static constexpr int TILE_BYTES = WS_ROWS * D * 2;
+    static_assert(CONSUMERS == 2 || (CONSUMERS == 3 && D == 64), "three consumers only at D = 64: one Q panel");
+    static constexpr int ROWS = 64 * CONSUMERS, THREADS = 128 * (1 + CONSUMERS);
+    /* The producer warpgroup keeps 40 registers a thread (24 beside 3
+     * consumers, whose P V loop needs 160: at 152 it spilled); the
+     * consumers share what is left of 64K (setmaxnreg counts in 8s): 232
+     * for 2, 160 for 3. */
+    static constexpr int PRODUCER_REGISTERS = CONSUMERS == 2 ? 40 : 24;
+    static constexpr int CONSUMER_REGISTERS = (65536 / 128 - PRODUCER_REGISTERS) / CONSUMERS / 8 * 8;
+    static constexpr int Q_BOXES = (ROWS + WS_BOX_ROWS - 1) / WS_BOX_ROWS;
+    static constexpr int TILE_BYTES = WS_KEYS * D * 2, Q_BYTES = Q_BOXES * WS_BOX_ROWS * D * 2;
     static constexpr int BARRIERS = 2 + 4 * WS_STAGES;
     /* The tiles, the barriers, the work slot (8 bytes) and the alignment. */
-    static constexpr size_t SHARED_BYTES = (size_t)(1 + 2 * WS_STAGES) * TILE_BYTES + BARRIERS * 8 + 8 + 1024;
+    static constexpr size_t SHARED_BYTES = (size_t)Q_BYTES + 2 * WS_STAGES * TILE_BYTES + BARRIERS * 8 + 8 + 1024;
     static_assert(SHARED_BYTES <= 227 * 1024, "fits Hopper's 227 KB a block");
 };
 
-/* The 128-row tile at `row` of head `head` (D / 64 boxes), counted on
- * `full`. */
+/* The 128-row K or V tile at `row` of head `head` (D / 64 boxes), counted
+ * on `full`. */
 template <int D>
 __device__ __forceinline__ void tma_load_rows(uint32_t tile, const CUtensorMap &map, int row, int head, uint64_t *full)
 {
-    mbarrier_arrive_expect_bytes(full, ws_shape<D>::TILE_BYTES);
+    mbarrier_arrive_expect_bytes(full, WS_KEYS * D * 2);
 #pragma unroll
     for (int panel = 0; panel < D / 64; ++panel)
         tma_load_3d(tile + panel * WS_PANEL_BYTES, &map, 64 * panel, row, head, full);
+}
+
+/* The block's Q rows from `row` on: Q_BOXES boxes of 128 rows, one
+ * arrival for all of their bytes. */
+template <int D, int CONSUMERS>
+__device__ __forceinline__ void tma_load_q(uint32_t tile, const CUtensorMap &map, int row, int head, uint64_t *full)
+{
+    typedef ws_shape<D, CONSUMERS> W;
+    mbarrier_arrive_expect_bytes(full, W::Q_BYTES);
+#pragma unroll
+    for (int box = 0; box < W::Q_BOXES; ++box)
+#pragma unroll
+        for (int panel = 0; panel < D / 64; ++panel)
+            tma_load_3d(tile + panel * W::Q_BOXES * WS_PANEL_BYTES + box * WS_PANEL_BYTES, &map, 64 * panel,
+                        row + box * WS_BOX_ROWS, head, full);
 }
 
 /* The consumer warpgroups' steps, each on one warpgroup's 64 query rows. */
@@ -106,18 +131,22 @@ enum ws_schedule {
     WS_QUEUE,      /* WS_PERSISTENT taking its next work from a queue in global memory */
 };
 
-/* Named barriers 1 and 2 (0 is __syncthreads): "consumer warpgroup c may
- * issue its products", 256 threads (its own 128 wait, the other's 128
- * arrive). */
+/* Named barriers 1 to CONSUMERS (0 is __syncthreads): "consumer
+ * warpgroup c may issue its products", 256 threads (its own 128 wait, the
+ * previous one's 128 arrive): the warpgroups issue in turn, c after c - 1. */
 constexpr int WS_TURN_BARRIER = 1;
 
-/* Named barriers 3-6: the producer warp hands each consumer warpgroup c
- * the next work through a slot in shared memory: 3 + c "the slot holds
- * the next work" (the producer arrives, c waits), 5 + c "c has read it"
- * (the other way round); 32 + 128 threads. A pair for each warpgroup, so
- * that neither waits for the other at a work's start (they run half a
- * tile apart in ping-pong). */
-constexpr int WS_WORK_WRITTEN_BARRIER = 3, WS_WORK_READ_BARRIER = 5, WS_WORK_THREADS = 32 + 128;
+/* The next CONSUMERS named barriers and the CONSUMERS after them: the
+ * producer warp hands each consumer warpgroup c the next work through a
+ * slot in shared memory: "the slot holds the next work" (the producer
+ * arrives, c waits) and "c has read it" (the other way round); 32 + 128
+ * threads. A pair for each warpgroup, so that none waits for another at a
+ * work's start (they run apart in their turns). */
+template <int CONSUMERS>
+struct ws_work_barriers {
+    static constexpr int WRITTEN = WS_TURN_BARRIER + CONSUMERS, READ = WRITTEN + CONSUMERS, THREADS = 32 + 128;
+    static_assert(READ + CONSUMERS <= 16, "16 named barriers a block");
+};
 
 /* Rung 6: the Hopper path. Warp 0 of warpgroup 0 produces: one thread
  * issues the TMA copies of Q once and of each K and V tile into a 2-stage
@@ -169,7 +198,7 @@ constexpr int WS_WORK_WRITTEN_BARRIER = 3, WS_WORK_READ_BARRIER = 5, WS_WORK_THR
  * starts cold, as in rung 9. The queue is two counters the kernel leaves
  * at zero (the last block out resets them), so a launch costs no memset.
  * The producer hands each work to the consumers through a slot in shared
- * memory on named barriers (WS_WORK_*).
+ * memory on named barriers (ws_work_barriers).
  * Measured (H200, ratio to cuDNN 9 in two runs of one call; same order
  * of sizes as above):
  *   wgmma_persistent 0.998, 0.995 / 0.920, 0.924 / 0.930, 0.946 / 0.860, 0.880
@@ -206,6 +235,34 @@ constexpr int WS_WORK_WRITTEN_BARRIER = 3, WS_WORK_READ_BARRIER = 5, WS_WORK_THR
  * that handed rungs 6 and 7 their works this way: 4 reports a block);
  * here the turn barriers are such syncs. bar.arrive then bar.sync on one
  * barrier synchronize by the PTX memory model either way.
+ * Rung 11, the block's shape per form: at D = 64, full, blocks of 192
+ * query rows and three consumer warpgroups that issue in turn (a ring of
+ * named barriers), 160 registers each (the producer keeps 24; at 152 the
+ * P V loop spilled), on rung 9's static walk; elsewhere rung 10. At D = 64 a warpgroup's softmax of a tile takes longer
+ * than its products (8192 MUFU.EX2 a tile, 512 clocks at 16 a clock,
+ * against 512 clocks of wgmma), so with two warpgroups the tensor pipe
+ * waits for softmaxes; with three, two warpgroups' products can cover the
+ * third's softmax, and three warps a scheduler hide more latency. Q comes
+ * as two boxes of 128 rows (the last 64 unused). D = 128 keeps two
+ * warpgroups (its accumulator alone is 64 registers a thread).
+ * Why only the full form, and on the static walk (H200, against cuDNN,
+ * this shape on rung 10's queue in two runs of one call, then rungs 9
+ * and 10):
+ *   16x16x1024x64        0.936, 0.942   0.956, 0.964   0.927, 0.918
+ *   causal:16x16x1024x64 0.889, 0.896   0.889, 0.890   1.034, 1.025
+ *   4x32x4096x64         0.972          0.907          0.883
+ *   causal:4x32x4096x64  0.945          0.897          0.923
+ * Causally, each warpgroup runs every key tile its block reaches, though
+ * the diagonal of a 192-row block ends half a tile into it for the first
+ * warpgroup: at S = 1024 the blocks take 48 tiles' work where 128-row
+ * blocks take 36. Full, S = 1024 = 5 x 192 + 64 leaves the last block a
+ * third full (12.5% more rows), against 3% at S = 4096. Nsight Compute at
+ * 16x16x1024x64: tensor pipe 49.9% (rung 10: 42.0%), XU 54.5%, issue
+ * slots 53.0%. Rung 9's walk where rung 10's queue: its equal works need
+ * no balancing, and it measured 3% ahead at D = 64 full.
+ * Measured, the committed run and a second (H200, against cuDNN):
+ * 1.001, 1.003 / 1.007, 1.003 / 0.973, 0.972 / 1.039, 1.025; at
+ * 4x32x4096x64 1.000 (rungs 9 and 10: 0.907, 0.884).
  * Nsight Compute on rung 9 at 4x32x4096x128 (full): tensor pipe busy
  * 73.8% of elapsed cycles, XU (MUFU.EX2) 39.8% and FMA 15.5% of active,
  * issue slots 41.4%, DRAM 9.8%, 168 registers at entry; cuDNN's kernel on
@@ -224,47 +281,48 @@ constexpr int WS_WORK_WRITTEN_BARRIER = 3, WS_WORK_READ_BARRIER = 5, WS_WORK_THR
  * clocks of wgmma at D = 64, so the exponentials bound it as much as the
  * tensor cores do; at D = 128 the products take twice as long and hide
  * it. */
-template <int D, ws_schedule SCHEDULE>
-__global__ void __launch_bounds__(WS_THREADS, 1)
+template <int D, ws_schedule SCHEDULE, int CONSUMERS>
+__global__ void __launch_bounds__(ws_shape<D, CONSUMERS>::THREADS, 1)
     wgmma_ws_kernel(const __grid_constant__ CUtensorMap q_map, const __grid_constant__ CUtensorMap k_map,
                     const __grid_constant__ CUtensorMap v_map, bf16 *__restrict__ o, unsigned int *__restrict__ queue,
                     int heads, int seq, int causal, float scale_log2)
 {
-    typedef ws_shape<D> W;
+    typedef ws_shape<D, CONSUMERS> W;
+    typedef ws_work_barriers<CONSUMERS> WORK;
     constexpr bool TURNS = SCHEDULE >= WS_PINGPONG, PERSISTENT = SCHEDULE >= WS_PERSISTENT,
                    QUEUE = SCHEDULE == WS_QUEUE;
     extern __shared__ uint8_t raw_shared[];
     uint8_t *shared = aligned_1024(raw_shared);
     uint32_t q_tile = smem_address(shared);
-    auto k_stage = [&](int s) { return q_tile + (uint32_t)(1 + s) * W::TILE_BYTES; };
-    auto v_stage = [&](int s) { return q_tile + (uint32_t)(1 + WS_STAGES + s) * W::TILE_BYTES; };
-    uint64_t *q_full = reinterpret_cast<uint64_t *>(shared + (1 + 2 * WS_STAGES) * W::TILE_BYTES);
+    auto k_stage = [&](int s) { return q_tile + W::Q_BYTES + (uint32_t)s * W::TILE_BYTES; };
+    auto v_stage = [&](int s) { return q_tile + W::Q_BYTES + (uint32_t)(WS_STAGES + s) * W::TILE_BYTES; };
+    uint64_t *q_full = reinterpret_cast<uint64_t *>(shared + W::Q_BYTES + 2 * WS_STAGES * W::TILE_BYTES);
     uint64_t *q_empty = q_full + 1, *k_full = q_empty + 1, *v_full = k_full + WS_STAGES,
              *k_empty = v_full + WS_STAGES, *v_empty = k_empty + WS_STAGES;
     /* Rung 10's producer writes each work it loads here, then a
-     * past-the-end one when there are no more (the barriers WS_WORK_*). */
+     * past-the-end one when there are no more (ws_work_barriers). */
     volatile int *work_slot = reinterpret_cast<volatile int *>(v_empty + WS_STAGES);
     /* Work w is query block w % q_blocks of head w / q_blocks: a head's
      * blocks run together and share its K and V in L2. Causal, past rung
      * 6: its longest rows first. A block takes one work (rungs 6-8), every
      * gridDim.x-th (rung 9), or the next the queue hands out (rung 10). */
-    int q_blocks = attention_ceil_div(seq, WS_ROWS), work_count = q_blocks * heads;
+    int q_blocks = attention_ceil_div(seq, W::ROWS), work_count = q_blocks * heads;
     int step = PERSISTENT ? gridDim.x : work_count;
     auto locate = [&](int w, int &head, int &q0, int &tiles) {
         head = w / q_blocks;
         int q_block = w % q_blocks;
         if (SCHEDULE != WS_SERIAL && causal) q_block = q_blocks - 1 - q_block;
-        q0 = q_block * WS_ROWS;
-        tiles = attention_ceil_div(causal ? min(seq, q0 + WS_ROWS) : seq, WS_KEYS);
+        q0 = q_block * W::ROWS;
+        tiles = attention_ceil_div(causal ? min(seq, q0 + W::ROWS) : seq, WS_KEYS);
     };
     if (threadIdx.x == 0) {
         mbarrier_init(q_full, 1);
-        mbarrier_init(q_empty, 8); /* the 8 consumer warps */
+        mbarrier_init(q_empty, 4 * CONSUMERS); /* the consumer warps */
         for (int s = 0; s < WS_STAGES; ++s) {
             mbarrier_init(&k_full[s], 1);
             mbarrier_init(&v_full[s], 1);
-            mbarrier_init(&k_empty[s], 8);
-            mbarrier_init(&v_empty[s], 8);
+            mbarrier_init(&k_empty[s], 4 * CONSUMERS);
+            mbarrier_init(&v_empty[s], 4 * CONSUMERS);
         }
         mbarrier_init_fence();
     }
@@ -274,7 +332,7 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
      * (g / 2) % 2. */
     auto phase_of = [](int g) { return (uint32_t)(g / WS_STAGES) & 1; };
     if (warpgroup == 0) {
-        setmaxnreg_decrease<WS_PRODUCER_REGISTERS>();
+        setmaxnreg_decrease<W::PRODUCER_REGISTERS>();
         /* One thread produces; rung 10 keeps its whole warp, which the
          * named barriers count. */
         if (threadIdx.x >= (QUEUE ? 32 : 1)) return;
@@ -282,13 +340,10 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
         int g = 0, w = blockIdx.x;
         for (int iteration = 0;; ++iteration) {
             if (QUEUE) {
-                if (iteration > 0) {
-                    named_barrier_sync(WS_WORK_READ_BARRIER, WS_WORK_THREADS);
-                    named_barrier_sync(WS_WORK_READ_BARRIER + 1, WS_WORK_THREADS);
-                }
+                if (iteration > 0)
+                    for (int c = 0; c < CONSUMERS; ++c) named_barrier_sync(WORK::READ + c, WORK::THREADS);
                 if (leader) *work_slot = w;
-                named_barrier_arrive(WS_WORK_WRITTEN_BARRIER, WS_WORK_THREADS);
-                named_barrier_arrive(WS_WORK_WRITTEN_BARRIER + 1, WS_WORK_THREADS);
+                for (int c = 0; c < CONSUMERS; ++c) named_barrier_arrive(WORK::WRITTEN + c, WORK::THREADS);
             }
             if (w >= work_count) break;
             if (leader) {
@@ -296,7 +351,7 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
                 locate(w, head, q0, tiles);
                 /* The consumers have finished the previous work's last Q K^T. */
                 mbarrier_wait(q_empty, (uint32_t)(iteration & 1) ^ 1);
-                tma_load_rows<D>(q_tile, q_map, q0, head, q_full);
+                tma_load_q<D, CONSUMERS>(q_tile, q_map, q0, head, q_full);
                 int next = w + step;
                 for (int t = 0; t < tiles; ++t, ++g) {
                     /* The queue is asked two tiles before this work's last
@@ -319,8 +374,7 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
         if (QUEUE) {
             /* The consumers' reads of the past-the-end slot, the arrivals
              * the loop did not wait for. */
-            named_barrier_sync(WS_WORK_READ_BARRIER, WS_WORK_THREADS);
-            named_barrier_sync(WS_WORK_READ_BARRIER + 1, WS_WORK_THREADS);
+            for (int c = 0; c < CONSUMERS; ++c) named_barrier_sync(WORK::READ + c, WORK::THREADS);
             /* The last block out empties the queue for the next launch: by
              * then every block has drawn its last number. */
             if (leader && atomicAdd(&queue[1], 1u) == gridDim.x - 1) {
@@ -330,25 +384,26 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
         }
         return;
     }
-    setmaxnreg_increase<WS_CONSUMER_REGISTERS>();
+    setmaxnreg_increase<W::CONSUMER_REGISTERS>();
     int consumer = warpgroup - 1, warp = (threadIdx.x % 128) / 32, lane = threadIdx.x % 32;
     uint32_t q_rows = q_tile + 64 * consumer * 128;
     auto release = [&](uint64_t *barrier) {
         if (lane == 0) mbarrier_arrive(barrier);
     };
-    /* Warpgroup 1 lets warpgroup 0 issue first. */
-    if (TURNS && consumer == 1) named_barrier_arrive(WS_TURN_BARRIER, 256);
+    /* The last warpgroup lets warpgroup 0 issue first. */
+    int next_turn = WS_TURN_BARRIER + (consumer + 1) % CONSUMERS;
+    if (TURNS && consumer == CONSUMERS - 1) named_barrier_arrive(WS_TURN_BARRIER, 256);
     int g = 0;
     for (int iteration = 0, w = blockIdx.x;; ++iteration, w += step) {
         if (QUEUE) {
-            named_barrier_sync(WS_WORK_WRITTEN_BARRIER + consumer, WS_WORK_THREADS);
+            named_barrier_sync(WORK::WRITTEN + consumer, WORK::THREADS);
             /* Through a shuffle from lane 0, so that the compiler knows the
              * work (and with it the ring's stage counter, which the wgmma
              * descriptors take) to be warp-uniform: read straight from shared
              * memory, every descriptor of the loop cost an R2UR move into a
              * uniform register and the rung lost ~5% at both D. */
             w = __shfl_sync(0xffffffffu, *work_slot, 0);
-            named_barrier_arrive(WS_WORK_READ_BARRIER + consumer, WS_WORK_THREADS);
+            named_barrier_arrive(WORK::READ + consumer, WORK::THREADS);
         }
         if (w >= work_count) break;
         int head, q0, tiles;
@@ -391,7 +446,7 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
                 issue_scores<D>(scores, q_rows, k_stage(s));
                 mbarrier_wait(&v_full[previous], phase_of(g + t - 1));
                 issue_output<D>(acc, pf, v_stage(previous));
-                if (TURNS) named_barrier_arrive(WS_TURN_BARRIER + 1 - consumer, 256);
+                if (TURNS) named_barrier_arrive(next_turn, 256);
                 wgmma_wait<1>(); /* the scores of tile t */
                 release(&k_empty[s]);
                 if (t == tiles - 1) release(q_empty);
@@ -406,7 +461,7 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
             if (TURNS) named_barrier_sync(WS_TURN_BARRIER + consumer, 256);
             mbarrier_wait(&v_full[last], phase_of(g + tiles - 1));
             issue_output<D>(acc, pf, v_stage(last));
-            if (TURNS) named_barrier_arrive(WS_TURN_BARRIER + 1 - consumer, 256);
+            if (TURNS) named_barrier_arrive(next_turn, 256);
             wgmma_wait<0>();
             release(&v_empty[last]);
         }
@@ -414,22 +469,23 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
         /* The next work's loads are already under way meanwhile. */
         store_rows(o + (size_t)head * seq * D, acc, l, row0, seq, D, lane);
     }
-    /* Warpgroup 1's turn given after its last products (a block learns
-     * that a work was its last only from the next slot): warpgroup 0 takes
-     * it, so that no named barrier is left part-way through a phase. */
+    /* The last warpgroup's turn given after its last products (a block
+     * learns that a work was its last only from the next slot): warpgroup
+     * 0 takes it, so that no named barrier is left part-way through a
+     * phase. */
     if (TURNS && consumer == 0) named_barrier_sync(WS_TURN_BARRIER, 256);
 }
 
 /* ---- Tensor maps and launchers ---------------------------------------------------- */
 
-/* A [heads][seq][dim] BF16 tensor in boxes of 64 x WS_ROWS x 1 (one head's
+/* A [heads][seq][dim] BF16 tensor in boxes of 64 x WS_BOX_ROWS x 1 (one head's
  * rows: a box past the end of a head reads zeros, not the next head). */
 static int encode_map(CUtensorMap *map, const uint16_t *tensor, int heads, int seq, int dim, char *err,
                       size_t err_len)
 {
     uint64_t dims[3] = {(uint64_t)dim, (uint64_t)seq, (uint64_t)heads};
     uint64_t strides[2] = {(uint64_t)dim * 2, (uint64_t)seq * dim * 2};
-    uint32_t box[3] = {64, WS_ROWS, 1};
+    uint32_t box[3] = {64, WS_BOX_ROWS, 1};
     return ladder_tensor_map(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 3, tensor, dims, strides, box,
                              CU_TENSOR_MAP_SWIZZLE_128B, err, err_len);
 }
@@ -443,12 +499,13 @@ extern "C" int attention_encode_tensor_maps(attention_problem *p, char *err, siz
     return 0;
 }
 
-template <int D, ws_schedule SCHEDULE>
+template <int D, ws_schedule SCHEDULE, int CONSUMERS = 2>
 static void launch_wgmma_ws(const attention_problem *p, cudaStream_t stream)
 {
-    constexpr auto kernel = wgmma_ws_kernel<D, SCHEDULE>;
-    allow_shared_bytes<kernel>(ws_shape<D>::SHARED_BYTES);
-    int works = attention_ceil_div(p->seq, WS_ROWS) * p->heads, blocks = works;
+    typedef ws_shape<D, CONSUMERS> W;
+    constexpr auto kernel = wgmma_ws_kernel<D, SCHEDULE, CONSUMERS>;
+    allow_shared_bytes<kernel>(W::SHARED_BYTES);
+    int works = attention_ceil_div(p->seq, W::ROWS) * p->heads, blocks = works;
     if (SCHEDULE >= WS_PERSISTENT) {
         static int sms = 0;
         if (!sms) {
@@ -458,7 +515,7 @@ static void launch_wgmma_ws(const attention_problem *p, cudaStream_t stream)
         }
         blocks = works < sms ? works : sms;
     }
-    kernel<<<blocks, WS_THREADS, ws_shape<D>::SHARED_BYTES, stream>>>(
+    kernel<<<blocks, W::THREADS, W::SHARED_BYTES, stream>>>(
         p->q_map, p->k_map, p->v_map, reinterpret_cast<bf16 *>(p->o), p->work_queue, p->heads, p->seq, p->causal,
         p->scale * ATTENTION_LOG2E);
     CUDA_CHECK_LAUNCH();
@@ -498,8 +555,18 @@ extern "C" void attention_wgmma_queue(const attention_problem *p, cudaStream_t s
     launch_for_dim<WS_QUEUE>(p, stream);
 }
 
+extern "C" void attention_wgmma_three_consumers(const attention_problem *p, cudaStream_t stream)
+{
+    if (p->dim == 64 && !p->causal)
+        launch_wgmma_ws<64, WS_PERSISTENT, 3>(p, stream);
+    else
+        launch_for_dim<WS_QUEUE>(p, stream);
+}
+
 extern "C" size_t attention_sm90a_shared_bytes(attention_launcher *rung, int dim)
 {
-    (void)rung; /* the Hopper rungs share one shape */
-    return dim == 128 ? ws_shape<128>::SHARED_BYTES : ws_shape<64>::SHARED_BYTES;
+    /* The larger of the two shapes rung 11 takes at D = 64. */
+    if (dim == 64) return rung == attention_wgmma_three_consumers ? ws_shape<64, 3>::SHARED_BYTES
+                                                                   : ws_shape<64, 2>::SHARED_BYTES;
+    return ws_shape<128, 2>::SHARED_BYTES;
 }
