@@ -180,9 +180,9 @@ static const ladder_variant attention_variants[] = {
                                     "one finishes and stores", SM90A(attention_wgmma_persistent), NEEDS_SM90A),
     LADDER_RUNG("wgmma_queue", "the persistent blocks take their next query block from a queue (an atomic "
                                "counter): each to the SM free first", SM90A(attention_wgmma_queue), NEEDS_SM90A),
-    LADDER_RUNG("wgmma_three_consumers", "D = 64, full: blocks of 192 query rows, 3 consumer warpgroups taking "
-                                         "turns, the static walk; causal and D = 128: wgmma_queue",
-                SM90A(attention_wgmma_three_consumers), NEEDS_SM90A),
+    LADDER_RUNG("wgmma_tile_per_form", "the block's tile per head size and form: D = 64 full, 192 query rows "
+                                       "and 3 consumer warpgroups; D = 128 full, key tiles of 176; causal, rung 10",
+                SM90A(attention_wgmma_tile_per_form), NEEDS_SM90A),
     LADDER_VARIANT("cudnn", "cuDNN 9 fused scaled-dot-product attention (graph API), BF16, same layout and mask",
                    attention_cudnn_run, 0, LADDER_BASELINE),
 };

@@ -31,6 +31,8 @@ typedef struct attention_problem {
      * [heads][S][D] tensors, boxes of 64 elements of D (128 bytes,
      * 128-byte swizzle) by 64 or 128 rows; rows past S read as zeros. */
     CUtensorMap q_map, k_map, v_map;
+    /* K and V again in boxes of 176 rows: rung 11's key tile at D = 128. */
+    CUtensorMap k_map_176, v_map_176;
     /* Rung 10's work queue: the next work to hand out and the blocks
      * finished, zero between launches (its kernel resets them). */
     unsigned int *work_queue;
@@ -53,7 +55,7 @@ attention_launcher attention_wgmma_overlap;
 attention_launcher attention_wgmma_pingpong;
 attention_launcher attention_wgmma_persistent;
 attention_launcher attention_wgmma_queue;
-attention_launcher attention_wgmma_three_consumers;
+attention_launcher attention_wgmma_tile_per_form;
 int attention_encode_tensor_maps(attention_problem *problem, char *err, size_t err_len);
 
 /* Dynamic shared memory a rung asks for at this D (0: none or static). */

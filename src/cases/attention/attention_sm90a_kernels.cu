@@ -11,86 +11,91 @@
 #include "attention_tiles.cuh"
 
 /* A block owns 64 query rows per consumer warpgroup (2: 128 rows; rung
- * 11 at D = 64: 3, 192 rows) and walks the keys in tiles of 128, K and V
- * each in a ring of 2 stages. K and V tiles are D / 64 panels of 128 x 128
- * bytes; Q's are as many 128-row boxes as cover the block's rows (a
- * 192-row block loads 256, the last 64 unused), in one panel at D = 64. */
-constexpr int WS_BOX_ROWS = 128, WS_KEYS = 128, WS_STAGES = 2;
-constexpr int WS_PANEL_BYTES = 128 * 128;
+ * 11 at D = 64: 3, 192 rows) and walks the keys in tiles of KEYS (128;
+ * rung 11 at D = 128, full: 176), K and V each in a ring of 2 stages. A K
+ * or V tile is D / 64 panels of KEYS rows of 128 bytes; Q's are as many
+ * 128-row boxes as cover the block's rows (a 192-row block loads 256, the
+ * last 64 unused), in one panel at D = 64. */
+constexpr int WS_BOX_ROWS = 128, WS_STAGES = 2;
 
-template <int D, int CONSUMERS>
+template <int D, int CONSUMERS, int KEYS_>
 struct ws_shape {
     static_assert(CONSUMERS == 2 || (CONSUMERS == 3 && D == 64), "three consumers only at D = 64: one Q panel");
-    static constexpr int ROWS = 64 * CONSUMERS, THREADS = 128 * (1 + CONSUMERS);
-    /* The producer warpgroup keeps 40 registers a thread (24 beside 3
-     * consumers, whose P V loop needs 160: at 152 it spilled); the
-     * consumers share what is left of 64K (setmaxnreg counts in 8s): 232
-     * for 2, 160 for 3. */
-    static constexpr int PRODUCER_REGISTERS = CONSUMERS == 2 ? 40 : 24;
+    static_assert(KEYS_ == 128 || (KEYS_ == 176 && CONSUMERS == 2), "176 keys take 240 registers: two consumers");
+    static constexpr int ROWS = 64 * CONSUMERS, THREADS = 128 * (1 + CONSUMERS), KEYS = KEYS_;
+    /* The producer warpgroup keeps 40 registers a thread, or 24 where the
+     * consumers need more (3 at D = 64: their loop spilled at 152; 176
+     * keys: 88 score registers); the consumers share what is left of 64K
+     * (setmaxnreg counts in 8s): 232 for 2, 240 with 176 keys, 160 for 3. */
+    static constexpr int PRODUCER_REGISTERS = CONSUMERS == 2 && KEYS_ == 128 ? 40 : 24;
     static constexpr int CONSUMER_REGISTERS = (65536 / 128 - PRODUCER_REGISTERS) / CONSUMERS / 8 * 8;
     static constexpr int Q_BOXES = (ROWS + WS_BOX_ROWS - 1) / WS_BOX_ROWS;
-    static constexpr int TILE_BYTES = WS_KEYS * D * 2, Q_BYTES = Q_BOXES * WS_BOX_ROWS * D * 2;
+    static constexpr int Q_PANEL_BYTES = Q_BOXES * WS_BOX_ROWS * 128, KV_PANEL_BYTES = KEYS_ * 128;
+    static constexpr int TILE_BYTES = KEYS_ * D * 2, Q_BYTES = Q_PANEL_BYTES * D / 64;
     static constexpr int BARRIERS = 2 + 4 * WS_STAGES;
     /* The tiles, the barriers, the work slot (8 bytes) and the alignment. */
     static constexpr size_t SHARED_BYTES = (size_t)Q_BYTES + 2 * WS_STAGES * TILE_BYTES + BARRIERS * 8 + 8 + 1024;
     static_assert(SHARED_BYTES <= 227 * 1024, "fits Hopper's 227 KB a block");
 };
 
-/* The 128-row K or V tile at `row` of head `head` (D / 64 boxes), counted
- * on `full`. */
-template <int D>
+/* The KEYS-row K or V tile at `row` of head `head` (D / 64 boxes of a map
+ * whose boxes are KEYS rows), counted on `full`. */
+template <int D, int KEYS>
 __device__ __forceinline__ void tma_load_rows(uint32_t tile, const CUtensorMap &map, int row, int head, uint64_t *full)
 {
-    mbarrier_arrive_expect_bytes(full, WS_KEYS * D * 2);
+    mbarrier_arrive_expect_bytes(full, KEYS * D * 2);
 #pragma unroll
     for (int panel = 0; panel < D / 64; ++panel)
-        tma_load_3d(tile + panel * WS_PANEL_BYTES, &map, 64 * panel, row, head, full);
+        tma_load_3d(tile + panel * KEYS * 128, &map, 64 * panel, row, head, full);
 }
 
 /* The block's Q rows from `row` on: Q_BOXES boxes of 128 rows, one
  * arrival for all of their bytes. */
-template <int D, int CONSUMERS>
+template <typename W, int D>
 __device__ __forceinline__ void tma_load_q(uint32_t tile, const CUtensorMap &map, int row, int head, uint64_t *full)
 {
-    typedef ws_shape<D, CONSUMERS> W;
     mbarrier_arrive_expect_bytes(full, W::Q_BYTES);
 #pragma unroll
     for (int box = 0; box < W::Q_BOXES; ++box)
 #pragma unroll
         for (int panel = 0; panel < D / 64; ++panel)
-            tma_load_3d(tile + panel * W::Q_BOXES * WS_PANEL_BYTES + box * WS_PANEL_BYTES, &map, 64 * panel,
+            tma_load_3d(tile + panel * W::Q_PANEL_BYTES + box * WS_BOX_ROWS * 128, &map, 64 * panel,
                         row + box * WS_BOX_ROWS, head, full);
 }
 
 /* The consumer warpgroups' steps, each on one warpgroup's 64 query rows. */
 
-/* scores (64 x 128 keys, the accumulator layout) = Q K^T: D / 16 wgmma
- * m64n128k16 with both operands from shared memory, Q's descriptor at the
+/* scores (64 x KEYS, the accumulator layout) = Q K^T: D / 16 wgmma
+ * m64nKEYSk16 with both operands from shared memory, Q's descriptor at the
  * warpgroup's 64 rows, K's as hgemm's B. Issued, not waited for. */
-template <int D>
-__device__ __forceinline__ void issue_scores(float (&scores)[WS_KEYS / 2], uint32_t q_rows, uint32_t k_tile)
+template <typename W, int D>
+__device__ __forceinline__ void issue_scores(float (&scores)[W::KEYS / 2], uint32_t q_rows, uint32_t k_tile)
 {
 #pragma unroll
-    for (int i = 0; i < WS_KEYS / 2; ++i) scores[i] = 0.0f;
+    for (int i = 0; i < W::KEYS / 2; ++i) scores[i] = 0.0f;
     wgmma_fence();
 #pragma unroll
     for (int step = 0; step < D / 16; ++step) {
-        uint32_t offset = (step / 4) * WS_PANEL_BYTES + 32 * (step % 4);
-        wgmma_m64n128k16_bf16(scores, wgmma_descriptor_sw128(q_rows + offset), wgmma_descriptor_sw128(k_tile + offset));
+        uint64_t q_desc = wgmma_descriptor_sw128(q_rows + (step / 4) * W::Q_PANEL_BYTES + 32 * (step % 4));
+        uint64_t k_desc = wgmma_descriptor_sw128(k_tile + (step / 4) * W::KV_PANEL_BYTES + 32 * (step % 4));
+        if constexpr (W::KEYS == 128)
+            wgmma_m64n128k16_bf16(scores, q_desc, k_desc);
+        else
+            wgmma_m64n176k16_bf16(scores, q_desc, k_desc);
     }
     wgmma_commit();
 }
 
 /* acc (64 x D) += P V: P from registers (the A fragments), V read N-major
  * through the transposing descriptor. Issued, not waited for. */
-template <int D>
-__device__ __forceinline__ void issue_output(float (&acc)[D / 2], const uint32_t (&pf)[WS_KEYS / 16][4],
+template <typename W, int D>
+__device__ __forceinline__ void issue_output(float (&acc)[D / 2], const uint32_t (&pf)[W::KEYS / 16][4],
                                              uint32_t v_tile)
 {
     wgmma_fence();
 #pragma unroll
-    for (int step = 0; step < WS_KEYS / 16; ++step) {
-        uint64_t v_desc = wgmma_descriptor_sw128_n_major(v_tile + step * 16 * 128, WS_PANEL_BYTES);
+    for (int step = 0; step < W::KEYS / 16; ++step) {
+        uint64_t v_desc = wgmma_descriptor_sw128_n_major(v_tile + step * 16 * 128, W::KV_PANEL_BYTES);
         if constexpr (D == 128)
             wgmma_m64n128k16_bf16_rs_n_major(acc, pf[step], v_desc);
         else
@@ -101,20 +106,22 @@ __device__ __forceinline__ void issue_output(float (&acc)[D / 2], const uint32_t
 
 /* The online softmax of a finished score tile, in place: the scores become
  * the probabilities. */
-__device__ __forceinline__ void softmax_tile(float (&scores)[WS_KEYS / 2], float (&m)[2], float (&l)[2],
+template <int KEYS>
+__device__ __forceinline__ void softmax_tile(float (&scores)[KEYS / 2], float (&m)[2], float (&l)[2],
                                              float (&alpha)[2], int row0, int key0, int seq, bool causal,
                                              float scale_log2, int lane)
 {
-    bool masked = key0 + WS_KEYS > seq || (causal && key0 + WS_KEYS - 1 > row0);
+    bool masked = key0 + KEYS > seq || (causal && key0 + KEYS - 1 > row0);
     online_softmax(scores, m, l, alpha, masked, row0, key0, seq, causal, scale_log2, lane);
 }
 
 /* P as BF16 A fragments: the accumulator layout of two n8 column groups is
  * the A layout of one k16 step, per warp, as for mma.sync. */
-__device__ __forceinline__ void to_fragments(const float (&p)[WS_KEYS / 2], uint32_t (&pf)[WS_KEYS / 16][4])
+template <int KEYS>
+__device__ __forceinline__ void to_fragments(const float (&p)[KEYS / 2], uint32_t (&pf)[KEYS / 16][4])
 {
 #pragma unroll
-    for (int step = 0; step < WS_KEYS / 16; ++step) {
+    for (int step = 0; step < KEYS / 16; ++step) {
         pf[step][0] = pack_bf16(p[8 * step], p[8 * step + 1]);
         pf[step][1] = pack_bf16(p[8 * step + 2], p[8 * step + 3]);
         pf[step][2] = pack_bf16(p[8 * step + 4], p[8 * step + 5]);
@@ -235,34 +242,46 @@ struct ws_work_barriers {
  * that handed rungs 6 and 7 their works this way: 4 reports a block);
  * here the turn barriers are such syncs. bar.arrive then bar.sync on one
  * barrier synchronize by the PTX memory model either way.
- * Rung 11, the block's shape per form: at D = 64, full, blocks of 192
- * query rows and three consumer warpgroups that issue in turn (a ring of
- * named barriers), 160 registers each (the producer keeps 24; at 152 the
- * P V loop spilled), on rung 9's static walk; elsewhere rung 10. At D = 64 a warpgroup's softmax of a tile takes longer
- * than its products (8192 MUFU.EX2 a tile, 512 clocks at 16 a clock,
- * against 512 clocks of wgmma), so with two warpgroups the tensor pipe
- * waits for softmaxes; with three, two warpgroups' products can cover the
- * third's softmax, and three warps a scheduler hide more latency. Q comes
- * as two boxes of 128 rows (the last 64 unused). D = 128 keeps two
- * warpgroups (its accumulator alone is 64 registers a thread).
- * Why only the full form, and on the static walk (H200, against cuDNN,
- * this shape on rung 10's queue in two runs of one call, then rungs 9
- * and 10):
- *   16x16x1024x64        0.936, 0.942   0.956, 0.964   0.927, 0.918
- *   causal:16x16x1024x64 0.889, 0.896   0.889, 0.890   1.034, 1.025
- *   4x32x4096x64         0.972          0.907          0.883
- *   causal:4x32x4096x64  0.945          0.897          0.923
+ * Rung 11, the block's tile per head size and form, on rung 9's static
+ * walk for the full form (its equal works need no queue, and the walk
+ * measured 3% ahead of the queue at D = 64 full); causal: rung 10.
+ * - D = 64, full: blocks of 192 query rows and three consumer warpgroups
+ *   that issue in turn (a ring of named barriers), 160 registers each
+ *   (the producer keeps 24; at 152 the P V loop spilled). A warpgroup's
+ *   softmax of a tile takes longer than its products (8192 MUFU.EX2 a
+ *   tile, 512 clocks at 16 a clock, against 512 clocks of wgmma), so with
+ *   two warpgroups the tensor pipe waits for softmaxes; with three, two
+ *   warpgroups' products can cover the third's softmax, and three warps a
+ *   scheduler hide more latency. Q comes as two boxes of 128 rows (the
+ *   last 64 unused).
+ * - D = 128, full: key tiles of 176 (FlashAttention-3's choice), 88 score
+ *   registers a thread in the 240 a 24-register producer leaves: a third
+ *   fewer iterations for the same fixed costs per iteration (barriers,
+ *   waits, the turn). K and V come through maps of 176-row boxes.
+ * Measured (H200, against cuDNN; each shape first on rung 10's queue in
+ * two runs of one call, then rungs 9 and 10 in the same runs):
+ *   16x16x1024x64, 3 consumers        0.936, 0.942   0.956, 0.964   0.927, 0.918
+ *   causal:16x16x1024x64, 3 consumers 0.889, 0.896   0.889, 0.890   1.034, 1.025
+ *   4x32x4096x64, 3 consumers         0.972          0.907          0.883
+ *   causal:4x32x4096x64, 3 consumers  0.945          0.897          0.923
  * Causally, each warpgroup runs every key tile its block reaches, though
  * the diagonal of a 192-row block ends half a tile into it for the first
  * warpgroup: at S = 1024 the blocks take 48 tiles' work where 128-row
  * blocks take 36. Full, S = 1024 = 5 x 192 + 64 leaves the last block a
  * third full (12.5% more rows), against 3% at S = 4096. Nsight Compute at
  * 16x16x1024x64: tensor pipe 49.9% (rung 10: 42.0%), XU 54.5%, issue
- * slots 53.0%. Rung 9's walk where rung 10's queue: its equal works need
- * no balancing, and it measured 3% ahead at D = 64 full.
- * Measured, the committed run and a second (H200, against cuDNN):
- * 1.001, 1.003 / 1.007, 1.003 / 0.973, 0.972 / 1.039, 1.025; at
- * 4x32x4096x64 1.000 (rungs 9 and 10: 0.907, 0.884).
+ * slots 53.0%.
+ * 176 keys, on the static walk, against rungs 9 and 10 (two runs):
+ *   4x32x4096x128   0.994, 0.998   0.978, 0.977   0.995, 0.991
+ *   8x16x8192x128   6.79 ms        6.99 ms        7.05, 6.98 ms (cuDNN's
+ *                   time moved 6.2-7.1 ms between the runs)
+ *   16x16x1024x128  0.954, 0.961   0.953, 0.955   0.931, 0.935
+ * Nsight Compute at 4x32x4096x128: tensor pipe 77.5% busy (rung 10:
+ * 73.4%), but 4096 = 23 x 176 + 48 pads the last tile (3% more keys), so
+ * the time gains less than the pipe; at 8192 (1% padding) 3%.
+ * Measured, the committed run and a second (H200, against cuDNN, four
+ * default sizes): 1.000, 0.999 / 1.003, 1.001 / 0.987, 0.962 / 1.035,
+ * 1.018.
  * Nsight Compute on rung 9 at 4x32x4096x128 (full): tensor pipe busy
  * 73.8% of elapsed cycles, XU (MUFU.EX2) 39.8% and FMA 15.5% of active,
  * issue slots 41.4%, DRAM 9.8%, 168 registers at entry; cuDNN's kernel on
@@ -281,13 +300,13 @@ struct ws_work_barriers {
  * clocks of wgmma at D = 64, so the exponentials bound it as much as the
  * tensor cores do; at D = 128 the products take twice as long and hide
  * it. */
-template <int D, ws_schedule SCHEDULE, int CONSUMERS>
-__global__ void __launch_bounds__(ws_shape<D, CONSUMERS>::THREADS, 1)
+template <int D, ws_schedule SCHEDULE, int CONSUMERS, int KEYS>
+__global__ void __launch_bounds__(ws_shape<D, CONSUMERS, KEYS>::THREADS, 1)
     wgmma_ws_kernel(const __grid_constant__ CUtensorMap q_map, const __grid_constant__ CUtensorMap k_map,
                     const __grid_constant__ CUtensorMap v_map, bf16 *__restrict__ o, unsigned int *__restrict__ queue,
                     int heads, int seq, int causal, float scale_log2)
 {
-    typedef ws_shape<D, CONSUMERS> W;
+    typedef ws_shape<D, CONSUMERS, KEYS> W;
     typedef ws_work_barriers<CONSUMERS> WORK;
     constexpr bool TURNS = SCHEDULE >= WS_PINGPONG, PERSISTENT = SCHEDULE >= WS_PERSISTENT,
                    QUEUE = SCHEDULE == WS_QUEUE;
@@ -313,7 +332,7 @@ __global__ void __launch_bounds__(ws_shape<D, CONSUMERS>::THREADS, 1)
         int q_block = w % q_blocks;
         if (SCHEDULE != WS_SERIAL && causal) q_block = q_blocks - 1 - q_block;
         q0 = q_block * W::ROWS;
-        tiles = attention_ceil_div(causal ? min(seq, q0 + W::ROWS) : seq, WS_KEYS);
+        tiles = attention_ceil_div(causal ? min(seq, q0 + W::ROWS) : seq, KEYS);
     };
     if (threadIdx.x == 0) {
         mbarrier_init(q_full, 1);
@@ -351,7 +370,7 @@ __global__ void __launch_bounds__(ws_shape<D, CONSUMERS>::THREADS, 1)
                 locate(w, head, q0, tiles);
                 /* The consumers have finished the previous work's last Q K^T. */
                 mbarrier_wait(q_empty, (uint32_t)(iteration & 1) ^ 1);
-                tma_load_q<D, CONSUMERS>(q_tile, q_map, q0, head, q_full);
+                tma_load_q<W, D>(q_tile, q_map, q0, head, q_full);
                 int next = w + step;
                 for (int t = 0; t < tiles; ++t, ++g) {
                     /* The queue is asked two tiles before this work's last
@@ -363,9 +382,9 @@ __global__ void __launch_bounds__(ws_shape<D, CONSUMERS>::THREADS, 1)
                         next = (int)(gridDim.x + atomicAdd(&queue[0], 1u));
                     int s = g % WS_STAGES;
                     mbarrier_wait(&k_empty[s], phase_of(g) ^ 1);
-                    tma_load_rows<D>(k_stage(s), k_map, t * WS_KEYS, head, &k_full[s]);
+                    tma_load_rows<D, KEYS>(k_stage(s), k_map, t * KEYS, head, &k_full[s]);
                     mbarrier_wait(&v_empty[s], phase_of(g) ^ 1);
-                    tma_load_rows<D>(v_stage(s), v_map, t * WS_KEYS, head, &v_full[s]);
+                    tma_load_rows<D, KEYS>(v_stage(s), v_map, t * KEYS, head, &v_full[s]);
                 }
                 w = next;
             }
@@ -413,54 +432,54 @@ __global__ void __launch_bounds__(ws_shape<D, CONSUMERS>::THREADS, 1)
         float acc[D / 2], m[2] = {-INFINITY, -INFINITY}, l[2] = {0.0f, 0.0f}, alpha[2];
 #pragma unroll
         for (int i = 0; i < D / 2; ++i) acc[i] = 0.0f;
-        float scores[WS_KEYS / 2];
-        uint32_t pf[WS_KEYS / 16][4];
+        float scores[KEYS / 2];
+        uint32_t pf[KEYS / 16][4];
         if constexpr (SCHEDULE == WS_SERIAL) {
             for (int t = 0; t < tiles; ++t) {
                 int s = (g + t) % WS_STAGES;
                 mbarrier_wait(&k_full[s], phase_of(g + t));
-                issue_scores<D>(scores, q_rows, k_stage(s));
+                issue_scores<W, D>(scores, q_rows, k_stage(s));
                 wgmma_wait<0>();
                 release(&k_empty[s]);
                 if (t == tiles - 1) release(q_empty);
-                softmax_tile(scores, m, l, alpha, row0, t * WS_KEYS, seq, causal, scale_log2, lane);
-                to_fragments(scores, pf);
+                softmax_tile<KEYS>(scores, m, l, alpha, row0, t * KEYS, seq, causal, scale_log2, lane);
+                to_fragments<KEYS>(scores, pf);
                 rescale_rows(acc, alpha);
                 mbarrier_wait(&v_full[s], phase_of(g + t));
-                issue_output<D>(acc, pf, v_stage(s));
+                issue_output<W, D>(acc, pf, v_stage(s));
                 wgmma_wait<0>();
                 release(&v_empty[s]);
             }
         } else {
             mbarrier_wait(&k_full[g % WS_STAGES], phase_of(g));
-            issue_scores<D>(scores, q_rows, k_stage(g % WS_STAGES));
+            issue_scores<W, D>(scores, q_rows, k_stage(g % WS_STAGES));
             wgmma_wait<0>();
             release(&k_empty[g % WS_STAGES]);
             if (tiles == 1) release(q_empty);
-            softmax_tile(scores, m, l, alpha, row0, 0, seq, causal, scale_log2, lane);
-            to_fragments(scores, pf);
+            softmax_tile<KEYS>(scores, m, l, alpha, row0, 0, seq, causal, scale_log2, lane);
+            to_fragments<KEYS>(scores, pf);
             for (int t = 1; t < tiles; ++t) {
                 int s = (g + t) % WS_STAGES, previous = (g + t - 1) % WS_STAGES;
                 if (TURNS) named_barrier_sync(WS_TURN_BARRIER + consumer, 256);
                 mbarrier_wait(&k_full[s], phase_of(g + t));
-                issue_scores<D>(scores, q_rows, k_stage(s));
+                issue_scores<W, D>(scores, q_rows, k_stage(s));
                 mbarrier_wait(&v_full[previous], phase_of(g + t - 1));
-                issue_output<D>(acc, pf, v_stage(previous));
+                issue_output<W, D>(acc, pf, v_stage(previous));
                 if (TURNS) named_barrier_arrive(next_turn, 256);
                 wgmma_wait<1>(); /* the scores of tile t */
                 release(&k_empty[s]);
                 if (t == tiles - 1) release(q_empty);
-                softmax_tile(scores, m, l, alpha, row0, t * WS_KEYS, seq, causal, scale_log2, lane);
+                softmax_tile<KEYS>(scores, m, l, alpha, row0, t * KEYS, seq, causal, scale_log2, lane);
                 wgmma_wait<0>(); /* P V of tile t - 1: its P fragments and the accumulator are free */
                 release(&v_empty[previous]);
                 rescale_rows(acc, alpha);
-                to_fragments(scores, pf);
+                to_fragments<KEYS>(scores, pf);
             }
             /* The last tile's P V. */
             int last = (g + tiles - 1) % WS_STAGES;
             if (TURNS) named_barrier_sync(WS_TURN_BARRIER + consumer, 256);
             mbarrier_wait(&v_full[last], phase_of(g + tiles - 1));
-            issue_output<D>(acc, pf, v_stage(last));
+            issue_output<W, D>(acc, pf, v_stage(last));
             if (TURNS) named_barrier_arrive(next_turn, 256);
             wgmma_wait<0>();
             release(&v_empty[last]);
@@ -478,32 +497,34 @@ __global__ void __launch_bounds__(ws_shape<D, CONSUMERS>::THREADS, 1)
 
 /* ---- Tensor maps and launchers ---------------------------------------------------- */
 
-/* A [heads][seq][dim] BF16 tensor in boxes of 64 x WS_BOX_ROWS x 1 (one head's
+/* A [heads][seq][dim] BF16 tensor in boxes of 64 x rows x 1 (one head's
  * rows: a box past the end of a head reads zeros, not the next head). */
-static int encode_map(CUtensorMap *map, const uint16_t *tensor, int heads, int seq, int dim, char *err,
+static int encode_map(CUtensorMap *map, const uint16_t *tensor, int heads, int seq, int dim, int rows, char *err,
                       size_t err_len)
 {
     uint64_t dims[3] = {(uint64_t)dim, (uint64_t)seq, (uint64_t)heads};
     uint64_t strides[2] = {(uint64_t)dim * 2, (uint64_t)seq * dim * 2};
-    uint32_t box[3] = {64, WS_BOX_ROWS, 1};
+    uint32_t box[3] = {64, (uint32_t)rows, 1};
     return ladder_tensor_map(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 3, tensor, dims, strides, box,
                              CU_TENSOR_MAP_SWIZZLE_128B, err, err_len);
 }
 
 extern "C" int attention_encode_tensor_maps(attention_problem *p, char *err, size_t err_len)
 {
-    if (encode_map(&p->q_map, p->q, p->heads, p->seq, p->dim, err, err_len) ||
-        encode_map(&p->k_map, p->k, p->heads, p->seq, p->dim, err, err_len) ||
-        encode_map(&p->v_map, p->v, p->heads, p->seq, p->dim, err, err_len))
+    if (encode_map(&p->q_map, p->q, p->heads, p->seq, p->dim, WS_BOX_ROWS, err, err_len) ||
+        encode_map(&p->k_map, p->k, p->heads, p->seq, p->dim, WS_BOX_ROWS, err, err_len) ||
+        encode_map(&p->v_map, p->v, p->heads, p->seq, p->dim, WS_BOX_ROWS, err, err_len) ||
+        encode_map(&p->k_map_176, p->k, p->heads, p->seq, p->dim, 176, err, err_len) ||
+        encode_map(&p->v_map_176, p->v, p->heads, p->seq, p->dim, 176, err, err_len))
         return -1;
     return 0;
 }
 
-template <int D, ws_schedule SCHEDULE, int CONSUMERS = 2>
+template <int D, ws_schedule SCHEDULE, int CONSUMERS = 2, int KEYS = 128>
 static void launch_wgmma_ws(const attention_problem *p, cudaStream_t stream)
 {
-    typedef ws_shape<D, CONSUMERS> W;
-    constexpr auto kernel = wgmma_ws_kernel<D, SCHEDULE, CONSUMERS>;
+    typedef ws_shape<D, CONSUMERS, KEYS> W;
+    constexpr auto kernel = wgmma_ws_kernel<D, SCHEDULE, CONSUMERS, KEYS>;
     allow_shared_bytes<kernel>(W::SHARED_BYTES);
     int works = attention_ceil_div(p->seq, W::ROWS) * p->heads, blocks = works;
     if (SCHEDULE >= WS_PERSISTENT) {
@@ -516,7 +537,8 @@ static void launch_wgmma_ws(const attention_problem *p, cudaStream_t stream)
         blocks = works < sms ? works : sms;
     }
     kernel<<<blocks, W::THREADS, W::SHARED_BYTES, stream>>>(
-        p->q_map, p->k_map, p->v_map, reinterpret_cast<bf16 *>(p->o), p->work_queue, p->heads, p->seq, p->causal,
+        p->q_map, KEYS == 128 ? p->k_map : p->k_map_176, KEYS == 128 ? p->v_map : p->v_map_176,
+        reinterpret_cast<bf16 *>(p->o), p->work_queue, p->heads, p->seq, p->causal,
         p->scale * ATTENTION_LOG2E);
     CUDA_CHECK_LAUNCH();
 }
@@ -555,18 +577,20 @@ extern "C" void attention_wgmma_queue(const attention_problem *p, cudaStream_t s
     launch_for_dim<WS_QUEUE>(p, stream);
 }
 
-extern "C" void attention_wgmma_three_consumers(const attention_problem *p, cudaStream_t stream)
+extern "C" void attention_wgmma_tile_per_form(const attention_problem *p, cudaStream_t stream)
 {
-    if (p->dim == 64 && !p->causal)
+    if (p->causal)
+        launch_for_dim<WS_QUEUE>(p, stream);
+    else if (p->dim == 64)
         launch_wgmma_ws<64, WS_PERSISTENT, 3>(p, stream);
     else
-        launch_for_dim<WS_QUEUE>(p, stream);
+        launch_wgmma_ws<128, WS_PERSISTENT, 2, 176>(p, stream);
 }
 
 extern "C" size_t attention_sm90a_shared_bytes(attention_launcher *rung, int dim)
 {
-    /* The larger of the two shapes rung 11 takes at D = 64. */
-    if (dim == 64) return rung == attention_wgmma_three_consumers ? ws_shape<64, 3>::SHARED_BYTES
-                                                                   : ws_shape<64, 2>::SHARED_BYTES;
-    return ws_shape<128, 2>::SHARED_BYTES;
+    /* Rung 11's full shapes, the larger of the two it takes. */
+    bool shaped = rung == attention_wgmma_tile_per_form;
+    if (dim == 64) return shaped ? ws_shape<64, 3, 128>::SHARED_BYTES : ws_shape<64, 2, 128>::SHARED_BYTES;
+    return shaped ? ws_shape<128, 2, 176>::SHARED_BYTES : ws_shape<128, 2, 128>::SHARED_BYTES;
 }
