@@ -425,20 +425,22 @@ const ladder_case attention_case = {
      * shared-memory access and mbarrier poll, and did not get through the test sizes in 160 s
      * on an H200 (causal:1x1x4097x64 alone makes 150 times the textbook rung's shared-memory
      * accesses of causal:1x1x333x64). The fewest sizes that reach every path of every rung.
-     * S = 333 = 2 x 128 + 77: a partial last tile for every tile the rungs use (the 128-row
-     * query and key tiles of rungs 6-9 end 77 rows in; the 64, 32 and 16 of rungs 1 and 3-5, 13 in:
-     * warps and lanes past S), and 3 key tiles of 128, so that the 2-stage K/V rings of rungs
-     * 5-9 wrap (a stage refilled) and the overlapped loops of rungs 7-9 run past their first
-     * tile. Causal adds the masked diagonal tile, a block of one key tile (query block 0) and
-     * the longest-first order. Full and causal at both D, which the kernels compile separately
-     * (64 and 128, all they take). One head: the kernels see B x H as one axis, which the last
-     * size spreads. 7x19x1x128: S = 1, the edge where one row is all there is; its 133 heads,
-     * one work each, are more works than an H100's or H200's 132 SMs, so that the persistent
-     * rung's blocks walk two (the Q tile refilled for the next work), which no other size here
-     * reaches (the test sizes' 1x70x200x128 does); B and H both above 1 for cuDNN's strides
-     * (memcheck runs the baseline). attention_test pins these properties. */
-    .sanitizer_sizes = {"1x1x333x64", "causal:1x1x333x64", "1x1x333x128", "causal:1x1x333x128", "7x19x1x128",
-                        NULL},
+     * S = 361 = 2 x 128 + 105 = 2 x 176 + 9 = 192 + 169: a partial last tile for every tile the
+     * rungs use (the 128-row query and key tiles of rungs 6-10, rung 11's 176-key tiles and
+     * 192-row blocks; the 64, 32 and 16 of rungs 1 and 3-5, 41, 9 and 9 in: warps and lanes past
+     * S), and 3 key tiles of 128 and of 176, so that the 2-stage K/V rings of rungs 5-11 wrap (a
+     * stage refilled) and the overlapped loops of rungs 7-11 run past their first tile. Causal
+     * adds the masked diagonal tile, a block of one key tile (query block 0) and the
+     * longest-first order. Full and causal at both D, which the kernels compile separately (64
+     * and 128, all they take). One head: the kernels see B x H as one axis, which the last sizes
+     * spread. 7x19x1x128 and 7x19x1x64: S = 1, the edge where one row is all there is; their 133
+     * heads, one work each, are more works than an H100's or H200's 132 SMs, so that the
+     * persistent rungs' blocks walk two (the Q tile refilled for the next work), at both D:
+     * rung 11 takes a kernel of its own for each (176 keys at 128, three consumer warpgroups at
+     * 64); B and H both above 1 for cuDNN's strides (memcheck runs the baseline).
+     * attention_test pins these properties. */
+    .sanitizer_sizes = {"1x1x361x64", "causal:1x1x361x64", "1x1x361x128", "causal:1x1x361x128", "7x19x1x128",
+                        "7x19x1x64", NULL},
     .ceiling = LADDER_CEILING_BF16_TENSOR,
     .try_template = "attention/attention_try_template.cu",
     .try_rung = LADDER_RUNG(NULL, NULL, tried_attention, NEEDS_NOTHING),

@@ -29,12 +29,15 @@ int main(void)
 {
     ladder_device device;
     open_device_or_skip(&device);
-    /* The last two have more query blocks (of 128) than an H100 has SMs:
-     * the persistent rung's blocks take several. */
+    /* causal:2x70x200x64 and 3x50x129x128 have more query blocks (of 128)
+     * than an H100 has SMs, 1x140x100x64 more of rung 11's 192 rows: the
+     * persistent rungs' blocks take several. 1x2x700x128: four of rung
+     * 11's 176-key tiles, the last partial. */
     static const char *const test_sizes[] = {
         "1x3x1x64",           "causal:2x1x17x128", "2x2x100x64",         "causal:1x2x129x64",
         "1x1x255x128",        "causal:1x2x255x128", "causal:1x1x4097x128", "1x1x4097x64",
-        "causal:2x70x200x64", "3x50x129x128",       NULL};
+        "causal:2x70x200x64", "3x50x129x128",       "1x140x100x64",        "1x2x700x128",
+        NULL};
     int sanitizing = ladder_under_sanitizer();
     const char *const *sizes = sanitizing ? attention_case.sanitizer_sizes : test_sizes;
     int draws = ladder_validation_draws();
@@ -70,7 +73,7 @@ int main(void)
         return test_result("attention_gpu_test");
     }
 
-    const char *repeat_sizes[] = {"causal:2x2x333x128", "2x2x333x64"};
+    const char *repeat_sizes[] = {"causal:2x2x333x128", "2x2x333x64", "2x2x400x128"};
     for (size_t i = 0; i < sizeof repeat_sizes / sizeof repeat_sizes[0]; ++i) {
         void *state = create_case_or_die(&attention_case, repeat_sizes[i]);
         int base = ladder_find_variant(&attention_case, "cudnn");

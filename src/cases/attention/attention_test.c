@@ -235,13 +235,15 @@ static void test_sizes(void)
  * (attention.c says why each is there): between them, full and causal at
  * both D with a partial last tile of every tile size (S not a multiple of
  * 16, the smallest) and at least 3 key tiles of 128 (the 2-stage rings wrap),
- * S = 1, more works (128-row query blocks of every head) than a Hopper GPU's
- * 132 SMs (the persistent rung walks), B and H above 1; and each small
- * enough for racecheck: at most 2^17 scores (B H S^2), where the test sizes'
- * causal:1x1x4097x64 has 2^24. */
+ * full at D = 128 with 3 key tiles of 176 ending part-way (rung 11's), S = 1,
+ * more works than a Hopper GPU's 132 SMs at both D, full (the persistent
+ * rungs walk; rung 11's works are 192-row blocks at D = 64), B and H above
+ * 1; and each small enough for racecheck: at most 2^17 scores (B H S^2),
+ * where the test sizes' causal:1x1x4097x64 has 2^24. */
 static void test_sanitizer_sizes(void)
 {
-    int reached[2][2] = {{0, 0}, {0, 0}}, single_row = 0, walks = 0, spread = 0, count = 0;
+    int reached[2][2] = {{0, 0}, {0, 0}}, single_row = 0, walks[2] = {0, 0}, spread = 0, count = 0;
+    int long_keys = 0;
     for (; attention_case.sanitizer_sizes[count]; ++count) {
         const char *text = attention_case.sanitizer_sizes[count], *m = size_message(text);
         EXPECTF(!m, "sanitizer size %s: %s", text, m ? m : "");
@@ -251,8 +253,9 @@ static void test_sanitizer_sizes(void)
         long long batch = size.dim[0], heads = size.dim[0] * size.dim[1], seq = size.dim[2];
         int causal = strcmp(size.form, "causal") == 0, wide = size.dim[3] == 128;
         if (seq % 16 != 0 && seq > 2 * 128) reached[causal][wide] = 1;
+        long_keys |= !causal && wide && seq > 2 * 176 && seq % 176 != 0;
         single_row |= seq == 1;
-        walks |= heads * ((seq + 127) / 128) > 132;
+        if (!causal) walks[wide] |= heads * ((seq + (wide ? 127 : 191)) / (wide ? 128 : 192)) > 132;
         spread |= batch > 1 && size.dim[1] > 1;
         EXPECTF((double)heads * seq * seq <= 131072.0, "sanitizer size %s: %lld scores, more than 2^17", text,
                 heads * seq * seq);
@@ -261,8 +264,11 @@ static void test_sanitizer_sizes(void)
         for (int wide = 0; wide < 2; ++wide)
             EXPECTF(reached[causal][wide], "no sanitizer size %s at D = %d with a partial tile and 3 key tiles",
                     causal ? "causal" : "full", wide ? 128 : 64);
+    EXPECTF(long_keys, "no full sanitizer size at D = 128 with 3 key tiles of 176, the last partial");
     EXPECTF(single_row, "no sanitizer size at S = 1");
-    EXPECTF(walks, "no sanitizer size with more than 132 works: the persistent rung never walks two");
+    for (int wide = 0; wide < 2; ++wide)
+        EXPECTF(walks[wide], "no full sanitizer size at D = %d with more than 132 works: the persistent rungs "
+                             "never walk two", wide ? 128 : 64);
     EXPECTF(spread, "no sanitizer size with B and H both above 1");
     EXPECTF(count <= 6, "%d sanitizer sizes: each adds to every sanitizer tool's time", count);
 }
