@@ -16,18 +16,19 @@
  * or V tile is D / 64 panels of KEYS rows of 128 bytes; Q's are as many
  * 128-row boxes as cover the block's rows (a 192-row block loads 256, the
  * last 64 unused), in one panel at D = 64. */
-constexpr int WS_BOX_ROWS = 128, WS_STAGES = 2;
+constexpr int WS_BOX_ROWS = 128, WS_WIDE_KEYS = 176, WS_STAGES = 2;
 
 template <int D, int CONSUMERS, int KEYS_>
 struct ws_shape {
     static_assert(CONSUMERS == 2 || (CONSUMERS == 3 && D == 64), "three consumers only at D = 64: one Q panel");
-    static_assert(KEYS_ == 128 || (KEYS_ == 176 && CONSUMERS == 2), "176 keys take 240 registers: two consumers");
+    static_assert(KEYS_ == WS_BOX_ROWS || (KEYS_ == WS_WIDE_KEYS && CONSUMERS == 2),
+                  "176 keys take 240 registers: two consumers");
     static constexpr int ROWS = 64 * CONSUMERS, THREADS = 128 * (1 + CONSUMERS), KEYS = KEYS_;
     /* The producer warpgroup keeps 40 registers a thread, or 24 where the
      * consumers need more (3 at D = 64: their loop spilled at 152; 176
      * keys: 88 score registers); the consumers share what is left of 64K
      * (setmaxnreg counts in 8s): 232 for 2, 240 with 176 keys, 160 for 3. */
-    static constexpr int PRODUCER_REGISTERS = CONSUMERS == 2 && KEYS_ == 128 ? 40 : 24;
+    static constexpr int PRODUCER_REGISTERS = CONSUMERS == 2 && KEYS_ == WS_BOX_ROWS ? 40 : 24;
     static constexpr int CONSUMER_REGISTERS = (65536 / 128 - PRODUCER_REGISTERS) / CONSUMERS / 8 * 8;
     static constexpr int Q_BOXES = (ROWS + WS_BOX_ROWS - 1) / WS_BOX_ROWS;
     static constexpr int Q_PANEL_BYTES = Q_BOXES * WS_BOX_ROWS * 128, KV_PANEL_BYTES = KEYS_ * 128;
@@ -40,13 +41,13 @@ struct ws_shape {
 
 /* The KEYS-row K or V tile at `row` of head `head` (D / 64 boxes of a map
  * whose boxes are KEYS rows), counted on `full`. */
-template <int D, int KEYS>
+template <typename W, int D>
 __device__ __forceinline__ void tma_load_rows(uint32_t tile, const CUtensorMap &map, int row, int head, uint64_t *full)
 {
-    mbarrier_arrive_expect_bytes(full, KEYS * D * 2);
+    mbarrier_arrive_expect_bytes(full, W::TILE_BYTES);
 #pragma unroll
     for (int panel = 0; panel < D / 64; ++panel)
-        tma_load_3d(tile + panel * KEYS * 128, &map, 64 * panel, row, head, full);
+        tma_load_3d(tile + panel * W::KV_PANEL_BYTES, &map, 64 * panel, row, head, full);
 }
 
 /* The block's Q rows from `row` on: Q_BOXES boxes of 128 rows, one
@@ -78,7 +79,7 @@ __device__ __forceinline__ void issue_scores(float (&scores)[W::KEYS / 2], uint3
     for (int step = 0; step < D / 16; ++step) {
         uint64_t q_desc = wgmma_descriptor_sw128(q_rows + (step / 4) * W::Q_PANEL_BYTES + 32 * (step % 4));
         uint64_t k_desc = wgmma_descriptor_sw128(k_tile + (step / 4) * W::KV_PANEL_BYTES + 32 * (step % 4));
-        if constexpr (W::KEYS == 128)
+        if constexpr (W::KEYS == WS_BOX_ROWS)
             wgmma_m64n128k16_bf16(scores, q_desc, k_desc);
         else
             wgmma_m64n176k16_bf16(scores, q_desc, k_desc);
@@ -382,9 +383,9 @@ __global__ void __launch_bounds__(ws_shape<D, CONSUMERS, KEYS>::THREADS, 1)
                         next = (int)(gridDim.x + atomicAdd(&queue[0], 1u));
                     int s = g % WS_STAGES;
                     mbarrier_wait(&k_empty[s], phase_of(g) ^ 1);
-                    tma_load_rows<D, KEYS>(k_stage(s), k_map, t * KEYS, head, &k_full[s]);
+                    tma_load_rows<W, D>(k_stage(s), k_map, t * KEYS, head, &k_full[s]);
                     mbarrier_wait(&v_empty[s], phase_of(g) ^ 1);
-                    tma_load_rows<D, KEYS>(v_stage(s), v_map, t * KEYS, head, &v_full[s]);
+                    tma_load_rows<W, D>(v_stage(s), v_map, t * KEYS, head, &v_full[s]);
                 }
                 w = next;
             }
@@ -514,13 +515,13 @@ extern "C" int attention_encode_tensor_maps(attention_problem *p, char *err, siz
     if (encode_map(&p->q_map, p->q, p->heads, p->seq, p->dim, WS_BOX_ROWS, err, err_len) ||
         encode_map(&p->k_map, p->k, p->heads, p->seq, p->dim, WS_BOX_ROWS, err, err_len) ||
         encode_map(&p->v_map, p->v, p->heads, p->seq, p->dim, WS_BOX_ROWS, err, err_len) ||
-        encode_map(&p->k_map_176, p->k, p->heads, p->seq, p->dim, 176, err, err_len) ||
-        encode_map(&p->v_map_176, p->v, p->heads, p->seq, p->dim, 176, err, err_len))
+        encode_map(&p->k_map_176, p->k, p->heads, p->seq, p->dim, WS_WIDE_KEYS, err, err_len) ||
+        encode_map(&p->v_map_176, p->v, p->heads, p->seq, p->dim, WS_WIDE_KEYS, err, err_len))
         return -1;
     return 0;
 }
 
-template <int D, ws_schedule SCHEDULE, int CONSUMERS = 2, int KEYS = 128>
+template <int D, ws_schedule SCHEDULE, int CONSUMERS = 2, int KEYS = WS_BOX_ROWS>
 static void launch_wgmma_ws(const attention_problem *p, cudaStream_t stream)
 {
     typedef ws_shape<D, CONSUMERS, KEYS> W;
@@ -537,7 +538,7 @@ static void launch_wgmma_ws(const attention_problem *p, cudaStream_t stream)
         blocks = works < sms ? works : sms;
     }
     kernel<<<blocks, W::THREADS, W::SHARED_BYTES, stream>>>(
-        p->q_map, KEYS == 128 ? p->k_map : p->k_map_176, KEYS == 128 ? p->v_map : p->v_map_176,
+        p->q_map, KEYS == WS_BOX_ROWS ? p->k_map : p->k_map_176, KEYS == WS_BOX_ROWS ? p->v_map : p->v_map_176,
         reinterpret_cast<bf16 *>(p->o), p->work_queue, p->heads, p->seq, p->causal,
         p->scale * ATTENTION_LOG2E);
     CUDA_CHECK_LAUNCH();
@@ -584,13 +585,13 @@ extern "C" void attention_wgmma_tile_per_form(const attention_problem *p, cudaSt
     else if (p->dim == 64)
         launch_wgmma_ws<64, WS_PERSISTENT, 3>(p, stream);
     else
-        launch_wgmma_ws<128, WS_PERSISTENT, 2, 176>(p, stream);
+        launch_wgmma_ws<128, WS_PERSISTENT, 2, WS_WIDE_KEYS>(p, stream);
 }
 
 extern "C" size_t attention_sm90a_shared_bytes(attention_launcher *rung, int dim)
 {
     /* Rung 11's full shapes, the larger of the two it takes. */
     bool shaped = rung == attention_wgmma_tile_per_form;
-    if (dim == 64) return shaped ? ws_shape<64, 3, 128>::SHARED_BYTES : ws_shape<64, 2, 128>::SHARED_BYTES;
-    return shaped ? ws_shape<128, 2, 176>::SHARED_BYTES : ws_shape<128, 2, 128>::SHARED_BYTES;
+    if (dim == 64) return shaped ? ws_shape<64, 3, WS_BOX_ROWS>::SHARED_BYTES : ws_shape<64, 2, WS_BOX_ROWS>::SHARED_BYTES;
+    return shaped ? ws_shape<128, 2, WS_WIDE_KEYS>::SHARED_BYTES : ws_shape<128, 2, WS_BOX_ROWS>::SHARED_BYTES;
 }
