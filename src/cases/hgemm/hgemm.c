@@ -3,11 +3,12 @@
  * row-major (hgemm.h). From WMMA straight from global memory to a
  * warp-specialized, persistent wgmma kernel fed by the tensor copy engine;
  * then the shapes where C's tiles leave SMs idle: split K (few tiles, long
- * K) and a matrix-vector form (M or N at most 16, decoding). The baseline
+ * K), A and B swapped (M from 17 to 256) and a matrix-vector form (M or N
+ * at most 16, decoding). The baseline
  * is cuBLAS cublasGemmEx with the same types in the same process; beside it
  * a reference row, the same call with C's rows padded to 16 bytes (cuBLAS's
  * fast path where N is odd). Rungs 1-4 and gemv_mma need compute
- * capability 8.0, rungs 5-11 are built for sm_90a and run on 9.0 only. */
+ * capability 8.0, rungs 5-12 are built for sm_90a and run on 9.0 only. */
 #include "hgemm.h"
 
 #include <cublas_v2.h>
@@ -100,7 +101,9 @@ static int encode_map(CUtensorMap *map, const uint16_t *matrix, int rows, int k,
 
 int hgemm_encode_tensor_maps(hgemm_problem *p, char *err, size_t err_len)
 {
-    if (encode_map(&p->a_rows128, p->a, p->m, p->k, p->ld, 128, err, err_len) ||
+    if (encode_map(&p->a_rows64, p->a, p->m, p->k, p->ld, 64, err, err_len) ||
+        encode_map(&p->a_rows128, p->a, p->m, p->k, p->ld, 128, err, err_len) ||
+        encode_map(&p->a_rows256, p->a, p->m, p->k, p->ld, 256, err, err_len) ||
         encode_map(&p->b_rows128, p->b, p->n, p->k, p->ld, 128, err, err_len) ||
         encode_map(&p->b_rows256, p->b, p->n, p->k, p->ld, 256, err, err_len))
         return -1;
@@ -163,6 +166,8 @@ static const ladder_variant hgemm_variants[] = {
                 SM90A(hgemm_persistent_multicast), NEEDS_SM90A),
     LADDER_RUNG("split_k", "few tiles, long K: work items are tiles x slices of K, FP32 partials added in a fixed "
                            "order by a second kernel", SM90A(hgemm_split_k), NEEDS_SM90A),
+    LADDER_RUNG("swap_ab", "M 17-256: C^T = B A^T, A's few rows as wgmma's N (64, 128, 256), B's rows fill the SMs; "
+                           "K split to whole waves", SM90A(hgemm_swap_ab), NEEDS_SM90A),
     LADDER_RUNG("gemv_mma", "M or N <= 16 (decode): stream the large operand once with 16-byte loads, warps split K, "
                             "mma.sync", hgemm_gemv_mma, NEEDS_SM80),
     LADDER_VARIANT("cublas_c_aligned", "reference, not the baseline: the same cuBLAS call with C's rows padded to 16 "
@@ -290,11 +295,13 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
     CUDA_CHECK(cudaGetDevice(&device));
     CUDA_CHECK(cudaDeviceGetAttribute(&s->sms, cudaDevAttrMultiProcessorCount, device));
     p->split_k = hgemm_split_k_count(p->m, p->n, p->k, s->sms);
+    p->swap_ab_splits = hgemm_swap_ab_width(p->m) ? hgemm_swap_ab_splits(p->m, p->n, p->k, s->sms) : 1;
     s->c_aligned_ld = (p->n + 3) / 4 * 4;
     /* The partials and the padded C are extras: without room for them the
-     * split-K rung and the reference skip, the ladder still runs. */
-    size_t partial_bytes = (size_t)p->split_k * c_count * sizeof(float);
-    if (p->split_k > 1 && ladder_try_cuda_malloc((void **)&p->partials, partial_bytes)) p->partials = NULL;
+     * split-K rungs and the reference skip, the ladder still runs. */
+    int slices = p->split_k > p->swap_ab_splits ? p->split_k : p->swap_ab_splits;
+    if (slices > 1 && ladder_try_cuda_malloc((void **)&p->partials, (size_t)slices * c_count * sizeof(float)))
+        p->partials = NULL;
     if (s->c_aligned_ld != p->n &&
         ladder_try_cuda_malloc((void **)&s->c_aligned, (size_t)m * s->c_aligned_ld * sizeof(float)))
         s->c_aligned = NULL;
@@ -363,7 +370,12 @@ static const char *unsupported(void *opaque, const ladder_variant *v)
 #ifdef LADDER_HAVE_SM90A
     if (v->impl == (ladder_impl)hgemm_persistent_multicast && p->cluster_blocks == 0)
         return "no cluster of two of its blocks fits on this device";
-    if (v->impl == (ladder_impl)hgemm_split_k && !p->partials) {
+    if (v->impl == (ladder_impl)hgemm_swap_ab) {
+        if (!hgemm_swap_ab_width(p->m))
+            return "M above 256: A's rows do not fit wgmma's N side (the square-tile rungs' shapes)";
+        if (p->swap_ab_splits > 1 && !p->partials) return "no device memory for the FP32 partials";
+    }
+    if (v->impl == (ladder_impl)hgemm_split_k && (p->split_k == 1 || !p->partials)) {
         if (p->split_k > 1) return "no device memory for the FP32 partials";
         snprintf(s->reason, sizeof s->reason,
                  "%d tiles of 128x128 fill half the GPU's %d SMs or more, or K (%d) is too short to cut: nothing "
@@ -439,7 +451,7 @@ const ladder_case hgemm_case = {
     .test_sizes = {"256x256x256", "129x257x95", "1x256x256", "256x1x256", "200x136x1", "300x520x136",
                    "200x136x4000" /* split_k: 4 tiles, 63 k-tiles */,
                    "2305x2100x130" /* persistent_multicast: an odd count of tile rows, clusters taking several */,
-                   NULL},
+                   "40x1000x700" /* swap_ab at width 64 in 2 slices */, NULL},
     .ceiling = LADDER_CEILING_BF16_TENSOR,
     .try_template = "hgemm/hgemm_try_template.cu",
     .try_rung = LADDER_RUNG(NULL, NULL, tried_hgemm, NEEDS_SM80),

@@ -27,13 +27,16 @@ typedef struct hgemm_problem {
     float *c;
     int m, n, k, ld;
     /* The TMA rungs' tensor maps (hgemm_encode_tensor_maps): A in boxes of
-     * 128 rows, B in boxes of 128 and of 256 rows, each box 64 elements
-     * (128 bytes) of K, 128-byte swizzle, zeros outside the matrix. */
-    CUtensorMap a_rows128, b_rows128, b_rows256;
-    /* The split-K rung's FP32 partial products, split_k slices of m x n
-     * (hgemm_split_k_count; NULL where it does not run). */
+     * 64, 128 and 256 rows (64 and 256 for swap_ab), B in boxes of 128 and
+     * of 256 rows, each box 64 elements (128 bytes) of K, 128-byte swizzle,
+     * zeros outside the matrix. */
+    CUtensorMap a_rows64, a_rows128, a_rows256, b_rows128, b_rows256;
+    /* The split-K rungs' FP32 partial products: split_k slices of m x n
+     * for split_k (hgemm_split_k_count), swap_ab_splits for swap_ab
+     * (hgemm_swap_ab_splits), room for the more of the two; NULL where
+     * neither splits. */
     float *partials;
-    int split_k;
+    int split_k, swap_ab_splits;
     /* Blocks of persistent_multicast resident at once, in clusters of two
      * (hgemm_cluster_blocks); 0 where no such cluster fits. */
     int cluster_blocks;
@@ -60,6 +63,7 @@ hgemm_launcher hgemm_ws_128x256;
 hgemm_launcher hgemm_persistent;
 hgemm_launcher hgemm_persistent_multicast;
 hgemm_launcher hgemm_split_k;
+hgemm_launcher hgemm_swap_ab; /* m <= HGEMM_SWAP_AB_MAX_M */
 int hgemm_cluster_blocks(const hgemm_problem *problem);
 
 /* Fill the problem's tensor maps through the driver's cuTensorMapEncodeTiled
@@ -92,6 +96,39 @@ static inline int hgemm_split_k_count(int m, int n, int k, int sms)
     long long splits = sms / tiles, most = k_tiles / HGEMM_SPLIT_MIN_K_TILES;
     if (splits > most) splits = most;
     return splits < 2 ? 1 : (int)splits;
+}
+
+/* swap_ab computes C^T = B A^T, so that A's m rows become wgmma's N side:
+ * 64, 128 or 256 wide, the least that holds m; 0 past 256 (the square-tile
+ * rungs' shapes). */
+#define HGEMM_SWAP_AB_MAX_M 256
+static inline int hgemm_swap_ab_width(int m)
+{
+    return m <= 64 ? 64 : m <= 128 ? 128 : m <= HGEMM_SWAP_AB_MAX_M ? 256 : 0;
+}
+
+/* How many slices of K swap_ab cuts an m x n x k product into on `sms`
+ * multiprocessors: of 1 up to min(sms, k-tiles / HGEMM_SPLIT_MIN_K_TILES),
+ * the count that least loads the busiest SM. Its load, in bytes: the items
+ * it takes (tiles of 128 of B's rows times slices, over the SMs, rounded
+ * up) times a slice's k-tiles (rounded up) times a k-tile's bytes of B and
+ * A, plus its share of the partials' round trip (written and read in
+ * FP32). So 86 tiles (n = 11008) take 3 slices: 258 items in 2 waves of
+ * 132, where 1 slice left 46 SMs idle. */
+static inline int hgemm_swap_ab_splits(int m, int n, int k, int sms)
+{
+    int width = hgemm_swap_ab_width(m);
+    long long tiles = (n + 127) / 128;
+    int k_tiles = (k + 63) / 64, most = k_tiles / HGEMM_SPLIT_MIN_K_TILES;
+    if (most > sms) most = sms;
+    double tile_bytes = (128.0 + width) * 128.0, best_load = 0.0;
+    int best = 1;
+    for (int s = 1; s == 1 || s <= most; ++s) {
+        double waves = (double)((tiles * s + sms - 1) / sms), slice = (double)((k_tiles + s - 1) / s);
+        double load = waves * slice * tile_bytes + (s > 1 ? 8.0 * s * m * n / sms : 0.0);
+        if (s == 1 || load < best_load) best = s, best_load = load;
+    }
+    return best;
 }
 
 #ifndef __CUDACC__

@@ -1,10 +1,11 @@
-/* HGEMM rungs 5-11: the Hopper rungs, from the tensor copy engine (TMA) on
+/* HGEMM rungs 5-12: the Hopper rungs, from the tensor copy engine (TMA) on
  * mbarriers to warp-specialized, persistent wgmma kernels. Built only for
  * sm_90a (-gencode=arch=compute_90a,code=sm_90a, its own object library:
  * wgmma and setmaxnreg exist on no other target) and run on compute
  * capability 9.0 only. Same problem and layout as hgemm_kernels.cu; the
  * tiles come from tensor maps (hgemm.h), which fill what lies outside A or
  * B with zeros, so no rung here has edge code but its stores. */
+#include <algorithm>
 #include <type_traits>
 
 #include "harness/check/check.h"
@@ -84,24 +85,48 @@ __device__ __forceinline__ void wgmma_k_tile(float (&acc)[BN / 2], uint32_t a_ro
         uint64_t b_desc = wgmma_descriptor_sw128(b_rows + 32 * step);
         if constexpr (BN == 256)
             wgmma_m64n256k16_bf16(acc, a_desc, b_desc);
-        else
+        else if constexpr (BN == 128)
             wgmma_m64n128k16_bf16(acc, a_desc, b_desc);
+        else
+            wgmma_m64n64k16_bf16(acc, a_desc, b_desc);
     }
 }
 
-/* A warpgroup's 64 x BN accumulator into C at (row0, col0): warp w holds
- * rows 16 w + lane / 4 and + 8. */
-template <int BN>
+/* A warpgroup's 64 x BN accumulator of an m x n product into C at (row0,
+ * col0): warp w holds rows 16 w + lane / 4 and + 8. TRANSPOSED: the product
+ * is C^T (swap_ab), so element (row, col) goes to C[col][row], C being
+ * n x m row-major; a warp's store then covers 4 rows of C with 8
+ * consecutive floats each, whole 32-byte sectors. */
+template <int BN, bool TRANSPOSED = false>
 __device__ __forceinline__ void wgmma_store(float *__restrict__ c, int m, int n, int row0, int col0,
                                             const float (&acc)[BN / 2])
 {
     int warp = (threadIdx.x % 128) / 32, lane = threadIdx.x % 32;
     int row = row0 + 16 * warp + lane / 4;
+    if constexpr (TRANSPOSED) {
+        /* One pointer walks the columns, 8 m floats a step: an address per
+         * element would not fit beside 128 accumulators in the 168
+         * registers the kernel is compiled for (it spilled). */
+        float *column = c + (size_t)(col0 + 2 * (lane % 4)) * m + row;
 #pragma unroll
-    for (int j = 0; j < BN / 8; ++j) {
-        int col = col0 + 8 * j + 2 * (lane % 4);
-        store_pair(c, m, n, row, col, acc[4 * j], acc[4 * j + 1]);
-        store_pair(c, m, n, row + 8, col, acc[4 * j + 2], acc[4 * j + 3]);
+        for (int j = 0; j < BN / 8; ++j, column += (size_t)8 * m) {
+            int col = col0 + 8 * j + 2 * (lane % 4);
+            if (col < n) {
+                if (row < m) column[0] = acc[4 * j];
+                if (row + 8 < m) column[8] = acc[4 * j + 2];
+            }
+            if (col + 1 < n) {
+                if (row < m) column[m] = acc[4 * j + 1];
+                if (row + 8 < m) column[m + 8] = acc[4 * j + 3];
+            }
+        }
+    } else {
+#pragma unroll
+        for (int j = 0; j < BN / 8; ++j) {
+            int col = col0 + 8 * j + 2 * (lane % 4);
+            store_pair(c, m, n, row, col, acc[4 * j], acc[4 * j + 1]);
+            store_pair(c, m, n, row + 8, col, acc[4 * j + 2], acc[4 * j + 3]);
+        }
     }
 }
 
@@ -219,7 +244,7 @@ struct ws_shape {
     static_assert(SHARED_BYTES <= 227 * 1024, "fits Hopper's 227 KB a block");
 };
 
-template <int BN, int STAGES, bool PERSISTENT, int CLUSTER>
+template <int BN, int STAGES, bool PERSISTENT, int CLUSTER, bool TRANSPOSED_C = false>
 __global__ void __launch_bounds__(WS_THREADS, 1)
     warp_specialized_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
                             float *__restrict__ c, int m, int n, int k, int splits)
@@ -309,7 +334,8 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
             }
             wgmma_wait<0>();
             release(previous);
-            wgmma_store<BN>(c + (size_t)split * m * n, m, n, tile_m * S::BM + 64 * consumer, tile_n * BN, acc);
+            wgmma_store<BN, TRANSPOSED_C>(c + (size_t)split * m * n, m, n, tile_m * S::BM + 64 * consumer,
+                                          tile_n * BN, acc);
         }
     }
     /* A peer may still arrive on this block's barriers. */
@@ -351,16 +377,17 @@ static int multiprocessors()
     return sms;
 }
 
-/* splits > 1: the products of the K slices go to that many m x n partials
- * at c (the split-K rung). Persistent: `blocks` resident blocks at most, in
+/* The kernel's product is m x n (C's, or C^T's with TRANSPOSED_C).
+ * splits > 1: the products of the K slices go to that many m x n partials
+ * at c (the split-K rungs). Persistent: `blocks` resident blocks at most, in
  * clusters of CLUSTER. */
-template <int BN, int STAGES, bool PERSISTENT, int CLUSTER = 1>
-static cudaLaunchConfig_t warp_specialized_config(const hgemm_problem *p, int splits, int blocks,
-                                                  cudaLaunchAttribute *cluster, cudaStream_t stream)
+template <int BN, int STAGES, bool PERSISTENT, int CLUSTER = 1, bool TRANSPOSED_C = false>
+static cudaLaunchConfig_t warp_specialized_config(int m, int n, int splits, int blocks, cudaLaunchAttribute *cluster,
+                                                  cudaStream_t stream)
 {
     typedef ws_shape<BN, STAGES> S;
-    allow_shared_bytes<warp_specialized_kernel<BN, STAGES, PERSISTENT, CLUSTER>>(S::SHARED_BYTES);
-    int tiles_m = hgemm_ceil_div(p->m, S::BM), tiles_n = hgemm_ceil_div(p->n, BN);
+    allow_shared_bytes<warp_specialized_kernel<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C>>(S::SHARED_BYTES);
+    int tiles_m = hgemm_ceil_div(m, S::BM), tiles_n = hgemm_ceil_div(n, BN);
     long long items = (long long)hgemm_ceil_div(tiles_m, CLUSTER) * CLUSTER * tiles_n * splits;
     cudaLaunchConfig_t config = cluster_config(items < blocks ? (unsigned)items : (unsigned)blocks, WS_THREADS,
                                                S::SHARED_BYTES, CLUSTER, cluster, stream);
@@ -368,15 +395,26 @@ static cudaLaunchConfig_t warp_specialized_config(const hgemm_problem *p, int sp
     return config;
 }
 
+/* C (or its partials) from the problem's A in boxes of 128 rows and its B
+ * in boxes of BN / CLUSTER rows; TRANSPOSED_C: the maps of B^T and A^T,
+ * m and n exchanged. */
+template <int BN, int STAGES, bool PERSISTENT, int CLUSTER = 1, bool TRANSPOSED_C = false>
+static void launch_warp_specialized(const CUtensorMap &a_map, const CUtensorMap &b_map, float *c, int m, int n, int k,
+                                    int splits, int blocks, cudaStream_t stream)
+{
+    cudaLaunchAttribute cluster;
+    cudaLaunchConfig_t config =
+        warp_specialized_config<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C>(m, n, splits, blocks, &cluster, stream);
+    CUDA_CHECK(cudaLaunchKernelEx(&config, warp_specialized_kernel<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C>,
+                                  a_map, b_map, c, m, n, k, splits));
+}
+
 template <int BN, int STAGES, bool PERSISTENT, int CLUSTER = 1>
 static void launch_warp_specialized(const hgemm_problem *p, const CUtensorMap &b_map, float *c, int splits,
                                     int blocks, cudaStream_t stream)
 {
-    cudaLaunchAttribute cluster;
-    cudaLaunchConfig_t config =
-        warp_specialized_config<BN, STAGES, PERSISTENT, CLUSTER>(p, splits, blocks, &cluster, stream);
-    CUDA_CHECK(cudaLaunchKernelEx(&config, warp_specialized_kernel<BN, STAGES, PERSISTENT, CLUSTER>, p->a_rows128,
-                                  b_map, c, p->m, p->n, p->k, splits));
+    launch_warp_specialized<BN, STAGES, PERSISTENT, CLUSTER>(p->a_rows128, b_map, c, p->m, p->n, p->k, splits, blocks,
+                                                             stream);
 }
 
 constexpr int WS_128_STAGES = 6, WS_256_STAGES = 4;
@@ -438,7 +476,7 @@ extern "C" int hgemm_cluster_blocks(const hgemm_problem *p)
 {
     cudaLaunchAttribute cluster;
     cudaLaunchConfig_t config =
-        warp_specialized_config<256, WS_256_STAGES, true, 2>(p, 1, 2 * multiprocessors(), &cluster, 0);
+        warp_specialized_config<256, WS_256_STAGES, true, 2>(p->m, p->n, 1, 2 * multiprocessors(), &cluster, 0);
     config.gridDim = dim3(2 * multiprocessors());
     return resident_cluster_blocks<warp_specialized_kernel<256, WS_256_STAGES, true, 2>>(config);
 }
@@ -526,6 +564,46 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
     split_k_reduce(p, p->split_k, stream);
 }
 
+/* ---- Rung 12: swap A and B ---------------------------------------------------- */
+
+/* Rung 12, swap_ab: for M from 17 to 256 the square-tile rungs waste most
+ * of each 128-row tile of A, and give the GPU one tile per 128 or 256
+ * columns of C (32 x 11008: 43 tiles of 128 x 256 for 132 SMs). This rung
+ * computes C^T = B A^T instead: wgmma's M side (128 rows a block, 64 a
+ * consumer) walks B's N rows, and A's few rows become wgmma's N, 64, 128
+ * or 256 wide (hgemm_swap_ab_width): no padding rows past the next 64. The
+ * kernel is rung 9's, with B's and A's maps in each other's place and its
+ * stores transposed (wgmma_store); it is bound by streaming B once. Where
+ * B's tiles are too few to fill the SMs in whole waves, it splits K into
+ * the count of slices (hgemm_swap_ab_splits) that least loads the busiest
+ * SM, partials' round trip included, and adds the slices as split_k does.
+ * The deepest ring that fits (8 stages of 24 KB at width 64) keeps 128 KB
+ * of B in flight an SM. */
+constexpr int SWAP_64_STAGES = 8;
+
+template <int WIDTH, int STAGES>
+static void launch_swap_ab(const hgemm_problem *p, const CUtensorMap &a_map, cudaStream_t stream)
+{
+    int splits = p->swap_ab_splits;
+    launch_warp_specialized<WIDTH, STAGES, true, 1, true>(p->b_rows128, a_map, splits > 1 ? p->partials : p->c, p->n,
+                                                          p->m, p->k, splits, multiprocessors(), stream);
+    if (splits > 1) split_k_reduce(p, splits, stream);
+}
+
+extern "C" void hgemm_swap_ab(const hgemm_problem *p, cudaStream_t stream)
+{
+    switch (hgemm_swap_ab_width(p->m)) {
+    case 64:
+        launch_swap_ab<64, SWAP_64_STAGES>(p, p->a_rows64, stream);
+        break;
+    case 128:
+        launch_swap_ab<128, WS_128_STAGES>(p, p->a_rows128, stream);
+        break;
+    default:
+        launch_swap_ab<256, WS_256_STAGES>(p, p->a_rows256, stream);
+    }
+}
+
 extern "C" size_t hgemm_sm90a_shared_bytes(hgemm_launcher *rung)
 {
     if (rung == hgemm_tma_mma) return TMA_MMA_SHARED;
@@ -533,5 +611,8 @@ extern "C" size_t hgemm_sm90a_shared_bytes(hgemm_launcher *rung)
     if (rung == hgemm_warp_specialized || rung == hgemm_split_k) return ws_shape<128, WS_128_STAGES>::SHARED_BYTES;
     if (rung == hgemm_ws_128x256 || rung == hgemm_persistent || rung == hgemm_persistent_multicast)
         return ws_shape<256, WS_256_STAGES>::SHARED_BYTES;
+    if (rung == hgemm_swap_ab) /* the most of its three widths */
+        return std::max({ws_shape<64, SWAP_64_STAGES>::SHARED_BYTES, ws_shape<128, WS_128_STAGES>::SHARED_BYTES,
+                         ws_shape<256, WS_256_STAGES>::SHARED_BYTES});
     return 0;
 }

@@ -151,6 +151,30 @@ static void test_split_k_count(void)
     }
 }
 
+/* swap_ab's width and slices: the least of 64, 128, 256 that holds M; the
+ * slice count that least loads the busiest SM, within the K it can cut. */
+static void test_swap_ab_splits(void)
+{
+    EXPECT(hgemm_swap_ab_width(1) == 64 && hgemm_swap_ab_width(64) == 64);
+    EXPECT(hgemm_swap_ab_width(65) == 128 && hgemm_swap_ab_width(128) == 128);
+    EXPECT(hgemm_swap_ab_width(129) == 256 && hgemm_swap_ab_width(256) == 256);
+    EXPECT(hgemm_swap_ab_width(257) == 0);
+    EXPECT(hgemm_swap_ab_splits(32, 11008, 4096, 132) == 3);   /* 86 tiles: 258 items, 2 whole waves */
+    EXPECT(hgemm_swap_ab_splits(32, 16896, 4096, 132) == 1);   /* 132 tiles: one whole wave already */
+    EXPECT(hgemm_swap_ab_splits(40, 1000, 700, 132) == 2);     /* the test size: 8 tiles, 11 k-tiles */
+    EXPECT(hgemm_swap_ab_splits(100, 300, 129, 132) == 1);     /* 3 k-tiles: nothing to cut */
+    EXPECT(hgemm_swap_ab_splits(128, 4096, 14336, 132) == 4);  /* 32 tiles, 4 slices: 128 items */
+    const int shapes[][3] = {{32, 11008, 4096}, {8, 14336, 4096}, {128, 4096, 14336}, {256, 256, 65536},
+                             {200, 136, 4000},  {17, 300, 1},     {64, 1, 1 << 20},    {255, 65536, 64}};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; ++i) {
+        int m = shapes[i][0], n = shapes[i][1], k = shapes[i][2];
+        int splits = hgemm_swap_ab_splits(m, n, k, 132);
+        EXPECTF(splits >= 1 && splits <= 132, "%dx%dx%d: %d slices", m, n, k, splits);
+        EXPECTF(splits == 1 || (k + 63) / 64 >= HGEMM_SPLIT_MIN_K_TILES * splits, "%dx%dx%d: %d slices", m, n, k,
+                splits);
+    }
+}
+
 /* The vendor rows: cuBLAS last (the baseline), the padded-C reference
  * before it, flagged as vendor rows too and at the case's own precision, so
  * that every rung is compared with it. */
@@ -174,6 +198,7 @@ int main(void)
     test_ld_and_tolerance();
     test_sizes();
     test_split_k_count();
+    test_swap_ab_splits();
     test_vendor_rows();
     return test_result("hgemm_test");
 }
