@@ -295,7 +295,7 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
     CUDA_CHECK(cudaGetDevice(&device));
     CUDA_CHECK(cudaDeviceGetAttribute(&s->sms, cudaDevAttrMultiProcessorCount, device));
     p->split_k = hgemm_split_k_count(p->m, p->n, p->k, s->sms);
-    p->swap_ab_splits = hgemm_swap_ab_width(p->m) ? hgemm_swap_ab_splits(p->m, p->n, p->k, s->sms) : 1;
+    p->swap_ab_splits = hgemm_swap_ab_width(p->m) ? hgemm_swap_ab_splits(p->n, p->k, s->sms) : 1;
     s->c_aligned_ld = (p->n + 3) / 4 * 4;
     /* The partials and the padded C are extras: without room for them the
      * split-K rungs and the reference skip, the ladder still runs. */
@@ -446,7 +446,8 @@ const ladder_case hgemm_case = {
     .name = "hgemm",
     .title = "matrix multiply on tensor cores, BF16 in, FP32 accumulate and out: WMMA to warp-specialized wgmma",
     .size_help = "MxNxK or N (square); any sizes >= 1",
-    .default_size = "4096,8192,6144,4095x4097x4093,1x4096x4096,16x4096x4096,4096x1x4096,256x256x65536",
+    .default_size = "4096,8192,6144,4095x4097x4093,1x4096x4096,16x4096x4096,4096x1x4096,256x256x65536,"
+                    "32x11008x4096,128x4096x14336",
     .quick_size = "2048",
     .test_sizes = {"256x256x256", "129x257x95", "1x256x256", "256x1x256", "200x136x1", "300x520x136",
                    "200x136x4000" /* split_k: 4 tiles, 63 k-tiles */,

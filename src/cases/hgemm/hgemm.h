@@ -82,20 +82,28 @@ static inline int hgemm_ld(int k)
     return (k + HGEMM_LD_ALIGN - 1) / HGEMM_LD_ALIGN * HGEMM_LD_ALIGN;
 }
 
-/* How many slices of K the split-K rung cuts an m x n x k product into on
- * `sms` multiprocessors: enough 128 x 128 tiles times slices to give every
- * SM one, each slice at least HGEMM_SPLIT_MIN_K_TILES k-tiles of 64 deep;
- * 1 where the tiles alone fill half the GPU or K is too short to cut (the
- * rung then skips the shape). */
+/* How many slices of K a split-K rung cuts its work into, `tiles` tiles of
+ * C on `sms` multiprocessors: enough tiles times slices to give every SM
+ * one, each slice at least HGEMM_SPLIT_MIN_K_TILES k-tiles of 64 deep; 1
+ * where the tiles alone give half the SMs one, or K is too short to cut.
+ * Past half, the partials' round trip and their sum cost more than the idle
+ * SMs: swap_ab at 32 x 11008 x 4096 (86 tiles) took 29.6 us whole, 31.9 us
+ * in 3 slices, 33.4 in 4 (H200); 86 SMs stream B as fast as DRAM gives it. */
 #define HGEMM_SPLIT_MIN_K_TILES 4
-static inline int hgemm_split_k_count(int m, int n, int k, int sms)
+static inline int hgemm_split_count(long long tiles, int k, int sms)
 {
-    long long tiles = (long long)((m + 127) / 128) * ((n + 127) / 128);
     int k_tiles = (k + 63) / 64;
     if (2 * tiles >= sms) return 1;
     long long splits = sms / tiles, most = k_tiles / HGEMM_SPLIT_MIN_K_TILES;
     if (splits > most) splits = most;
     return splits < 2 ? 1 : (int)splits;
+}
+
+/* split_k's slices: its tiles are 128 x 128 (the rung skips a shape that
+ * gets 1). */
+static inline int hgemm_split_k_count(int m, int n, int k, int sms)
+{
+    return hgemm_split_count((long long)((m + 127) / 128) * ((n + 127) / 128), k, sms);
 }
 
 /* swap_ab computes C^T = B A^T, so that A's m rows become wgmma's N side:
@@ -107,28 +115,10 @@ static inline int hgemm_swap_ab_width(int m)
     return m <= 64 ? 64 : m <= 128 ? 128 : m <= HGEMM_SWAP_AB_MAX_M ? 256 : 0;
 }
 
-/* How many slices of K swap_ab cuts an m x n x k product into on `sms`
- * multiprocessors: of 1 up to min(sms, k-tiles / HGEMM_SPLIT_MIN_K_TILES),
- * the count that least loads the busiest SM. Its load, in bytes: the items
- * it takes (tiles of 128 of B's rows times slices, over the SMs, rounded
- * up) times a slice's k-tiles (rounded up) times a k-tile's bytes of B and
- * A, plus its share of the partials' round trip (written and read in
- * FP32). So 86 tiles (n = 11008) take 3 slices: 258 items in 2 waves of
- * 132, where 1 slice left 46 SMs idle. */
-static inline int hgemm_swap_ab_splits(int m, int n, int k, int sms)
+/* swap_ab's slices: its tiles are 128 of B's n rows by all of A's. */
+static inline int hgemm_swap_ab_splits(int n, int k, int sms)
 {
-    int width = hgemm_swap_ab_width(m);
-    long long tiles = (n + 127) / 128;
-    int k_tiles = (k + 63) / 64, most = k_tiles / HGEMM_SPLIT_MIN_K_TILES;
-    if (most > sms) most = sms;
-    double tile_bytes = (128.0 + width) * 128.0, best_load = 0.0;
-    int best = 1;
-    for (int s = 1; s == 1 || s <= most; ++s) {
-        double waves = (double)((tiles * s + sms - 1) / sms), slice = (double)((k_tiles + s - 1) / s);
-        double load = waves * slice * tile_bytes + (s > 1 ? 8.0 * s * m * n / sms : 0.0);
-        if (s == 1 || load < best_load) best = s, best_load = load;
-    }
-    return best;
+    return hgemm_split_count((n + 127) / 128, k, sms);
 }
 
 #ifndef __CUDACC__

@@ -129,6 +129,7 @@ static void test_sizes(void)
     for (int i = 0; i < defaults.count; ++i) EXPECT(hgemm_case.size_error(&defaults.size[i], err, sizeof err) == 0);
     for (int i = 0; hgemm_case.test_sizes[i]; ++i) EXPECT(size_ok(hgemm_case.test_sizes[i]));
     EXPECT(strstr(hgemm_case.default_size, "16x4096x4096") && strstr(hgemm_case.default_size, "256x256x65536"));
+    EXPECT(strstr(hgemm_case.default_size, "32x11008x4096")); /* swap_ab's shape */
 }
 
 /* The split-K rung's slices: about one tile-slice per SM, at least 4
@@ -151,28 +152,20 @@ static void test_split_k_count(void)
     }
 }
 
-/* swap_ab's width and slices: the least of 64, 128, 256 that holds M; the
- * slice count that least loads the busiest SM, within the K it can cut. */
+/* swap_ab's width, the least of 64, 128, 256 that holds M, and its slices:
+ * split_k's rule over tiles of 128 of B's rows. */
 static void test_swap_ab_splits(void)
 {
     EXPECT(hgemm_swap_ab_width(1) == 64 && hgemm_swap_ab_width(64) == 64);
     EXPECT(hgemm_swap_ab_width(65) == 128 && hgemm_swap_ab_width(128) == 128);
     EXPECT(hgemm_swap_ab_width(129) == 256 && hgemm_swap_ab_width(256) == 256);
     EXPECT(hgemm_swap_ab_width(257) == 0);
-    EXPECT(hgemm_swap_ab_splits(32, 11008, 4096, 132) == 3);   /* 86 tiles: 258 items, 2 whole waves */
-    EXPECT(hgemm_swap_ab_splits(32, 16896, 4096, 132) == 1);   /* 132 tiles: one whole wave already */
-    EXPECT(hgemm_swap_ab_splits(40, 1000, 700, 132) == 2);     /* the test size: 8 tiles, 11 k-tiles */
-    EXPECT(hgemm_swap_ab_splits(100, 300, 129, 132) == 1);     /* 3 k-tiles: nothing to cut */
-    EXPECT(hgemm_swap_ab_splits(128, 4096, 14336, 132) == 4);  /* 32 tiles, 4 slices: 128 items */
-    const int shapes[][3] = {{32, 11008, 4096}, {8, 14336, 4096}, {128, 4096, 14336}, {256, 256, 65536},
-                             {200, 136, 4000},  {17, 300, 1},     {64, 1, 1 << 20},    {255, 65536, 64}};
-    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; ++i) {
-        int m = shapes[i][0], n = shapes[i][1], k = shapes[i][2];
-        int splits = hgemm_swap_ab_splits(m, n, k, 132);
-        EXPECTF(splits >= 1 && splits <= 132, "%dx%dx%d: %d slices", m, n, k, splits);
-        EXPECTF(splits == 1 || (k + 63) / 64 >= HGEMM_SPLIT_MIN_K_TILES * splits, "%dx%dx%d: %d slices", m, n, k,
-                splits);
-    }
+    EXPECT(hgemm_swap_ab_splits(11008, 4096, 132) == 1);  /* 86 tiles: more than half the SMs */
+    EXPECT(hgemm_swap_ab_splits(4096, 14336, 132) == 4);  /* 32 tiles: 128 items */
+    EXPECT(hgemm_swap_ab_splits(1000, 700, 132) == 2);    /* the test size: 8 tiles, 11 k-tiles */
+    EXPECT(hgemm_swap_ab_splits(300, 129, 132) == 1);     /* 3 k-tiles: nothing to cut */
+    EXPECT(hgemm_swap_ab_splits(136, 4000, 132) == 15);   /* 2 tiles, 63 k-tiles */
+    EXPECT(hgemm_split_k_count(256, 256, 65536, 132) == hgemm_split_count(4, 65536, 132));
 }
 
 /* The vendor rows: cuBLAS last (the baseline), the padded-C reference

@@ -6,7 +6,8 @@
  * there, so that code never runs.
  *   sm_80+:  ldmatrix (plain and transposed), mma.sync m16n8k16 BF16, cp.async with zero fill
  *   sm_90:   mbarrier transactions, TMA (cp.async.bulk.tensor, 2D and 3D, multicast to a
- *            cluster), cluster rank, barrier and arrivals on a peer block's mbarrier
+ *            cluster), cluster rank, barrier and arrivals on a peer block's mbarrier,
+ *            programmatic dependent launch
  *   sm_90a:  wgmma (BF16: A from shared memory or registers, B K- or N-major; TF32: A from
  *            registers, B K-major), setmaxnreg */
 #ifndef LADDER_TENSOR_PTX_CUH
@@ -254,6 +255,27 @@ __device__ __forceinline__ void ring_barriers_init(uint64_t *full, uint64_t *emp
         cluster_sync();
     else
         __syncthreads();
+}
+
+/* Programmatic dependent launch: a kernel launched after this one with
+ * cudaLaunchAttributeProgrammaticStreamSerialization may start once every
+ * block of this one has said so (or ended), and must grid_dependency_wait
+ * before it touches what this one writes: its launch is then ready when
+ * this one ends, not begun. */
+__device__ __forceinline__ void grid_dependents_launch()
+{
+#if __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
+#endif
+}
+
+/* Wait until the kernel before this one in the stream has ended and its
+ * writes are visible (a no-op where it was not launched as a dependent). */
+__device__ __forceinline__ void grid_dependency_wait()
+{
+#if __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;\n" ::: "memory");
+#endif
 }
 
 /* The same for a 3D tensor map: the box at element coordinates (inner,

@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #define LADDER_MAX_DIMS 4
-#define LADDER_MAX_SIZE_LIST 8
+#define LADDER_MAX_SIZE_LIST 12
 
 typedef struct ladder_size {
     int count;                      /* number of dimensions given */

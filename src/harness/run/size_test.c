@@ -78,6 +78,8 @@ int main(void)
     EXPECT(ladder_parse_size_list("banded:2^20,powerlaw:2^20", &list, err, sizeof err) == 0);
     EXPECT(list.count == 2 && strcmp(list.size[1].form, "powerlaw") == 0 && list.size[1].dim[0] == 1 << 20);
     EXPECT(ladder_parse_size_list("8,", &list, err, sizeof err) == -1 && strstr(err, "empty"));
-    EXPECT(ladder_parse_size_list("1,2,3,4,5,6,7,8,9", &list, err, sizeof err) == -1 && strstr(err, "more than 8"));
+    EXPECT(ladder_parse_size_list("1,2,3,4,5,6,7,8,9,10,11,12", &list, err, sizeof err) == 0 && list.count == 12);
+    EXPECT(ladder_parse_size_list("1,2,3,4,5,6,7,8,9,10,11,12,13", &list, err, sizeof err) == -1 &&
+           strstr(err, "more than 12"));
     return test_result("size_test");
 }
