@@ -546,7 +546,10 @@ __global__ void __launch_bounds__(REDUCE_COLUMNS * REDUCE_GROUPS)
  *   256 x 256)                  0.843 / 0.801 / 0.793 / 0.813
  * The shape is bound by reading A and B (64 MB: cuBLAS streams them at
  * 2.3 TB/s, 75% of the copy rate; this rung at 1.9 TB/s, 63%); the
- * partials' round trip through L2 and the second launch are the rest. */
+ * partials' round trip through L2 and the second launch are the rest.
+ * The sum launched as a programmatic dependent of the product (H200, same
+ * call): 0.839 against 0.825 at 256 x 256 x 65536, 0.894 against 0.872 at
+ * 128 x 4096 x 14336; 0.865 in the committed run. */
 static void split_k_reduce(const hgemm_problem *p, int splits, cudaStream_t stream)
 {
     size_t count = (size_t)p->m * p->n;
@@ -587,11 +590,43 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  * or 256 wide (hgemm_swap_ab_width): no padding rows past the next 64. The
  * kernel is rung 9's, with B's and A's maps in each other's place and its
  * stores transposed (wgmma_store); it is bound by streaming B once. Where
- * B's tiles are too few to fill the SMs in whole waves, it splits K into
- * the count of slices (hgemm_swap_ab_splits) that least loads the busiest
- * SM, partials' round trip included, and adds the slices as split_k does.
- * The deepest ring that fits (8 stages of 24 KB at width 64) keeps 128 KB
- * of B in flight an SM. */
+ * B's tiles give fewer than half the SMs one, it splits K by split_k's
+ * rule (hgemm_swap_ab_splits) and adds the slices as split_k does. The
+ * deepest ring that fits (8 stages of 24 KB at width 64) keeps 128 KB of B
+ * in flight an SM.
+ * Measured (H200, ratio to cuBLAS BF16 in the same process; shapes M x N x
+ * K: 32 x 11008 x 4096 / 128 x 4096 x 14336 / 8 x 14336 x 4096 / 64 x 4096
+ * x 4096 / 96 x 8192 x 8192 / 200 x 4096 x 4096):
+ *   slices chosen to load the busiest SM least, partials' round trip
+ *   counted (3 slices at 32 x 11008), the sum launched plainly
+ *                     0.818 / 0.850 / 0.812 / 0.762 / 0.793 / 0.702
+ *   the sum a programmatic dependent (split_k_reduce)
+ *                     0.858 / 0.893 / 0.848 / 0.819 / 0.825 / 0.753
+ *   split_k's rule (the rung): no slices at 32 x 11008 (86 tiles)
+ *                     0.965 / 0.882 / 0.878 / 0.791 / 0.810 / 0.754, and
+ *                     0.921-0.927 / 0.877-0.895 / 0.887 / 0.824 / 0.830 /
+ *                     0.761 in two more runs; ws_128x256 0.596 at 32 x 11008
+ * Slices at 32 x 11008, one run each: 1: 0.928, 2: 0.772, 3: 0.855, 4:
+ * 0.819, 6: 0.817; at 128 x 4096 x 14336 (32 tiles): 1: 0.511, 2: 0.832,
+ * 3: 0.877, 4: 0.891, 6: 0.761. Nsight Compute at 32 x 11008, whole: 26.6
+ * us, DRAM 72.6% of peak; cuBLAS runs the same swap (nvjet 128x32 tiles, 10
+ * stages, 88 blocks), 27.2 us, 71.2%: parity. Where cuBLAS leads, it takes
+ * 64-row tiles on every SM and 16 stages (8 x 14336: DRAM 77.8% against
+ * our 66.8% on 112 blocks) or splits M into 64-wide tiles and K in two
+ * (128 x 4096 x 14336: 128 blocks, 77.6%).
+ * Tried and dropped (same runs, against the rung's 0.927 / 0.895 / 0.887 /
+ * 0.824 / 0.830 / 0.761):
+ *   width 64 at every M (more tiles, fewer slices; B read again from L2
+ *   per 64 of A's rows)   0.926 / 0.774 / 0.926 (cuBLAS slower that run) /
+ *                         0.836 / 0.727 / 0.666; 250 x 5000 x 3000 0.45
+ *                         against 0.63
+ *   B's loads under an L2 evict-first policy
+ *                         0.872 / 0.883 / 0.825 / 0.818 / 0.818 / 0.762
+ *   two k-tiles a stage (4 stages of 48 KB: 256 bytes of a row in one
+ *   stage), whole       0.969 against 0.999 at 32 x 11008, 0.818 against
+ *                       0.852 at 8 x 14336: longer runs along a row do not
+ *                       raise what DRAM gives.
+ * Next: 64-row tiles on every SM with a deeper ring, as cuBLAS does. */
 constexpr int SWAP_64_STAGES = 8;
 
 template <int WIDTH, int STAGES>
