@@ -626,7 +626,17 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  *   stage), whole       0.969 against 0.999 at 32 x 11008, 0.818 against
  *                       0.852 at 8 x 14336: longer runs along a row do not
  *                       raise what DRAM gives.
- * Next: 64-row tiles on every SM with a deeper ring, as cuBLAS does. */
+ *   cuBLAS's 64-row tiles: one consumer warpgroup a block, two blocks an
+ *   SM (6 stages at width 64, 4 at 128; the slices over 264 blocks)
+ *                       0.740 / 0.907-0.912 / 0.656-0.664 / 0.835-0.837 /
+ *                       0.605-0.614 against 0.931-0.933 / 0.894-0.897 /
+ *                       0.871-0.882 / 0.818-0.825 / 0.820-0.827 in two
+ *                       rounds; 0.636 against 0.887 at 17 x 8192 x 8192.
+ *                       Two blocks keep 96 KB of B in flight an SM, not
+ *                       128: more tiles, but less streaming.
+ * Next: the 64-row tiles with as much of B in flight as now (a ring shared
+ * by two consumers on their own tiles), and the partials summed without a
+ * second kernel where the slices are few. */
 constexpr int SWAP_64_STAGES = 8;
 
 template <int WIDTH, int STAGES>
