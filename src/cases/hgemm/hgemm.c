@@ -166,8 +166,8 @@ static const ladder_variant hgemm_variants[] = {
                 SM90A(hgemm_persistent_multicast), NEEDS_SM90A),
     LADDER_RUNG("split_k", "few tiles, long K: work items are tiles x slices of K, FP32 partials added in a fixed "
                            "order by a second kernel", SM90A(hgemm_split_k), NEEDS_SM90A),
-    LADDER_RUNG("swap_ab", "M 17-256: C^T = B A^T, A's few rows as wgmma's N (64, 128, 256), B's rows fill the SMs; "
-                           "K split to whole waves", SM90A(hgemm_swap_ab), NEEDS_SM90A),
+    LADDER_RUNG("swap_ab", "M 17-256: C^T = B A^T, A's few rows as wgmma's N (64, 128, 256), B's rows spread over "
+                           "the SMs; K split where they leave half idle", SM90A(hgemm_swap_ab), NEEDS_SM90A),
     LADDER_RUNG("gemv_mma", "M or N <= 16 (decode): stream the large operand once with 16-byte loads, warps split K, "
                             "mma.sync", hgemm_gemv_mma, NEEDS_SM80),
     LADDER_VARIANT("cublas_c_aligned", "reference, not the baseline: the same cuBLAS call with C's rows padded to 16 "
