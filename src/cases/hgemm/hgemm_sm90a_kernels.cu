@@ -634,6 +634,10 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  *                       rounds; 0.636 against 0.887 at 17 x 8192 x 8192.
  *                       Two blocks keep 96 KB of B in flight an SM, not
  *                       128: more tiles, but less streaming.
+ *   9 stages at width 64 (144 KB of B in flight), two rounds each in one
+ *   call: 0.929 against 0.942 at 32 x 11008, 0.948-0.949 against
+ *   0.926-0.927 at 8 x 14336, level at 17 x 8192^2, 64 x 4096^2 and
+ *   16 x 4096^2: no clear gain, the default shape loses.
  * Next: the 64-row tiles with as much of B in flight as now (a ring shared
  * by two consumers on their own tiles), and the partials summed without a
  * second kernel where the slices are few. */
