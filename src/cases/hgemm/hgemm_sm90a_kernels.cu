@@ -258,8 +258,8 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
     int tiles_m = hgemm_ceil_div(m, S::BM), tiles_n = hgemm_ceil_div(n, BN), k_tiles = hgemm_ceil_div(k, HGEMM_TILE_K);
     /* A unit is CLUSTER tiles stacked in one tile column, one a block of
      * the cluster, which share their B tile. A work item is a unit and a
-     * slice of K (splits > 1: the split-K rung, whose slice s goes to the
-     * s-th m x n partial at c). */
+     * slice of K (splits > 1: split_k and swap_ab, whose slice s goes to
+     * the s-th m x n partial at c). */
     int units_m = hgemm_ceil_div(tiles_m, CLUSTER), units = units_m * tiles_n, items = units * splits;
     int rank = CLUSTER > 1 ? (int)cluster_rank() : 0;
     int first = PERSISTENT ? blockIdx.x / CLUSTER : blockIdx.y * tiles_n + blockIdx.x;

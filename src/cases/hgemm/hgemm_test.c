@@ -1,7 +1,8 @@
 /* CPU tests of the HGEMM case: the checker (full and sampled) against the
  * definition of C = A B^T on BF16 values and against planted errors, the
  * BF16 rounding, the padded row stride, the tolerance, the sizes the case
- * accepts, the split-K rung's slice count and the vendor rows' order. No
+ * accepts, the split-K rungs' slice counts, swap_ab's widths and the
+ * vendor rows' order. No
  * GPU needed. */
 #include <math.h>
 #include <stdio.h>
