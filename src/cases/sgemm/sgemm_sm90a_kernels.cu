@@ -31,9 +31,9 @@ constexpr int TF32_TILE_K = 32, TF32_ROW_BYTES = TF32_TILE_K * 4;
 constexpr int TF32_BN = 128;
 /* The B tile lands as TILE_K rows of BN + 8 floats (the box is 8 columns
  * wider than the tile: 6% more bytes, all of them L2 hits but at the
- * right edge). Row k then starts 8 k banks further, so a fragment load, 8
- * columns at 4 values of k per warp, touches all 32 banks once; with rows
- * of 128 floats it would touch 8 banks four times. */
+ * right edge). Row k then starts 8 banks further, so a warp's 8-byte
+ * fragment load, 16 columns at 4 values of k, is two wavefronts that each
+ * touch all 32 banks once; with rows of 128 floats, 4-way conflicts. */
 constexpr int TF32_B_PITCH = TF32_BN + 8;
 constexpr int TF32_B_BYTES = TF32_TILE_K * TF32_B_PITCH * 4;
 constexpr int TF32_THREADS = 384, TF32_PRODUCER_REGISTERS = 40, TF32_CONSUMER_REGISTERS = 232, TF32_GROUP_M = 8;
@@ -78,13 +78,13 @@ __device__ __forceinline__ uint32_t tf32_operand_bits(float x)
     return __float_as_uint(x) + 0x1000u;
 }
 
-/* A float of shared memory at a shared-window address: a pointer computed
- * from the aligned base would lose its address space and load through the
- * generic path. */
-__device__ __forceinline__ float load_shared(uint32_t address)
+/* Two floats of shared memory (8-byte aligned) at a shared-window address:
+ * a pointer computed from the aligned base would lose its address space and
+ * load through the generic path. */
+__device__ __forceinline__ float2 load_shared_pair(uint32_t address)
 {
-    float x;
-    asm volatile("ld.shared.f32 %0, [%1];\n" : "=f"(x) : "r"(address));
+    float2 x;
+    asm volatile("ld.shared.v2.f32 {%0, %1}, [%2];\n" : "=f"(x.x), "=f"(x.y) : "r"(address));
     return x;
 }
 
@@ -127,6 +127,15 @@ __device__ __forceinline__ void wgmma_tf32(float (&acc)[BM / 2], const uint32_t 
  *     clusters of four, 2 x 2 (B shared too) or 1 x 4: 0.787 and 0.791 at 4096^3 (only
  *     120 of 132 blocks resident: a cluster must fit in one GPC)
  *     float2 stores, pairs swapped by shuffles: 0.932 (slower than 4-byte stores)
+ *     fragment rows paired on adjacent columns (8-byte fragment loads and stores, no
+ *     shuffles)                               0.981-0.986 against 0.966-0.971 before, three
+ *                                             rounds each in one call (4096^3); 0.954 at
+ *                                             8192^3, 1.00 at 1000^3; instructions 61.8M
+ *                                             -> 56.1M (cuBLAS 58.2M)
+ *     dropped in that call, each 0.979-0.986 beside it: B's whole tiles through a 3D
+ *     map whose 8 columns past the tile are out of the tensor (L2 reads 71.0M -> 70.5M
+ *     sectors), L2 promotion none or 128 B, streaming stores of C, mbarrier waits with
+ *     a suspend-time hint (producer, consumers or both)
  *   3xtf32_wgmma / cuBLAS FP32   2.51-2.61 / 2.51-2.61 / 1.31-1.52 (error
  *                                3.1e-7 at 4096^3, cuBLAS FP32's 1.15e-6)
  * The limiter at 4096^3 is power: the board's 700 W cap lowers the SM clock
@@ -142,7 +151,13 @@ __device__ __forceinline__ void wgmma_tf32(float (&acc)[BM / 2], const uint32_t 
  * faster; the clock is 5% lower. A later call: 0.983 twice (351 against
  * 345 us), ours at 445-476 GFLOP/J, cuBLAS 476-490; DRAM reads equal (301
  * against 294 MB), L2 bytes not (2.81 against 2.36 GB); tile groups of 4 or
- * 16 rows in place of 8: 0.977 and 0.973, DRAM 373 and 351 MB. Next: the
+ * 16 rows in place of 8: 0.977 and 0.973, DRAM 373 and 351 MB. With the
+ * paired fragments (Nsight Compute, one launch each, 4096^3): ours 352 us at
+ * 1.60 GHz, L2 reads from the SMs 70.8M sectors, 14.6M across the L2
+ * fabric, no bank conflicts; cuBLAS 345 us at 1.66 GHz, 60.9M and 9.8M,
+ * 8.4M bank conflicts: cuBLAS moves 14% fewer bytes through L2 (below the
+ * 2.15 GB a 256 x 128 tile with A shared by two blocks must read), which we
+ * have not explained. Next: the
  * epilogue, which all 132 blocks run at once and which keeps the tensor
  * core idle, through shared memory and TMA stores overlapped with the next
  * tile (consumers in ping-pong cost hgemm more L2 bytes than they saved:
@@ -201,8 +216,13 @@ __global__ void __launch_bounds__(TF32_THREADS, 1)
     }
     setmaxnreg_increase<TF32_CONSUMER_REGISTERS>();
     int consumer = warpgroup - 1, warp = (threadIdx.x % 128) / 32, lane = threadIdx.x % 32;
-    /* This thread's B^T fragment rows (columns of B) within the tile, and k. */
-    int b_col = 64 * consumer + 16 * warp + lane / 4, b_k = lane % 4;
+    /* Which column of B each of wgmma's 64 rows of B^T holds is ours to
+     * choose, as long as the epilogue stores each row of the result to that
+     * column. This thread's fragment rows are lane / 4 and lane / 4 + 8 of its
+     * warp's 16: they hold columns b_col and b_col + 1, side by side, so that
+     * one 8-byte load fetches both (8 loads a k-tile, not 16) and one 8-byte
+     * store writes both results. b_k is the thread's k within a step. */
+    int b_col = 64 * consumer + 16 * warp + 2 * (lane / 4), b_k = lane % 4;
     for (int unit = blockIdx.x / CLUSTER; unit < units; unit += gridDim.x / CLUSTER) {
         int tile_m, unit_n;
         sgemm_swizzled_tile(unit, tiles_m, units_n, TF32_GROUP_M, &tile_m, &unit_n);
@@ -210,22 +230,26 @@ __global__ void __launch_bounds__(TF32_THREADS, 1)
         float acc[BM / 2];
 #pragma unroll
         for (int i = 0; i < BM / 2; ++i) acc[i] = 0.0f;
-        /* B^T's 64 x 8 fragments of the k-tile's 4 steps: rows b_col and + 8,
-         * k b_k and + 4 (the register order of wgmma_m64nNk8_tf32_rs),
-         * rounded to TF32 (and, 3xtf32, the remainder's TF32 in low; tf32
-         * passes its one set as both). */
+        /* B^T's 64 x 8 fragments of the k-tile's 4 steps: registers r and
+         * r + 1 (the thread's two rows, in the register order of
+         * wgmma_m64nNk8_tf32_rs) hold columns b_col and b_col + 1 at k b_k
+         * (r = 0) and b_k + 4 (r = 2), rounded to TF32 (and, 3xtf32, the
+         * remainder's TF32 in low; tf32 passes its one set as both). */
         auto load_fragments = [&](uint32_t b_tile, uint32_t(&high)[4][4], uint32_t(&low)[4][4]) {
 #pragma unroll
             for (int step = 0; step < 4; ++step)
 #pragma unroll
-                for (int r = 0; r < 4; ++r) {
-                    float x = load_shared(b_tile + 4 * ((8 * step + b_k + 4 * (r / 2)) * TF32_B_PITCH + b_col +
-                                                        8 * (r % 2)));
-                    if constexpr (PASSES == 3) {
-                        high[step][r] = tf32_bits(x);
-                        low[step][r] = tf32_bits(x - __uint_as_float(high[step][r]));
-                    } else {
-                        high[step][r] = tf32_operand_bits(x);
+                for (int r = 0; r < 4; r += 2) {
+                    float2 pair = load_shared_pair(b_tile + 4 * ((8 * step + b_k + 2 * r) * TF32_B_PITCH + b_col));
+                    float x[2] = {pair.x, pair.y};
+#pragma unroll
+                    for (int i = 0; i < 2; ++i) {
+                        if constexpr (PASSES == 3) {
+                            high[step][r + i] = tf32_bits(x[i]);
+                            low[step][r + i] = tf32_bits(x[i] - __uint_as_float(high[step][r + i]));
+                        } else {
+                            high[step][r + i] = tf32_operand_bits(x[i]);
+                        }
                     }
                 }
         };
@@ -295,17 +319,27 @@ __global__ void __launch_bounds__(TF32_THREADS, 1)
                 next_stage();
             }
         }
-        /* acc holds C^T: warp w's rows are columns 16 w + lane / 4 (+ 8) of
-         * C, its register pair j rows 8 j + 2 (lane % 4) (+ 1). A warp's
-         * store writes 8 consecutive floats in each of 4 rows of C. */
+        /* acc holds C^T: this thread's rows are columns col and col + 1 of
+         * C, its registers 4 j .. 4 j + 3 rows 8 j + 2 (lane % 4) (+ 1) at
+         * those columns (as the fragments above). A warp's 8-byte store
+         * writes 16 consecutive floats in each of 4 rows of C; where N is
+         * odd, rows are not 8-byte aligned and each float goes alone. */
         int col = tile_n * TF32_BN + b_col, row0 = tile_m * BM + 2 * (lane % 4);
+        bool pairs = n % 2 == 0;
 #pragma unroll
         for (int j = 0; j < BM / 8; ++j) {
-            int row = row0 + 8 * j;
 #pragma unroll
-            for (int r = 0; r < 4; ++r) {
-                int rr = row + r % 2, cc = col + 8 * (r / 2);
-                if (rr < m && cc < n) c[(size_t)rr * n + cc] = acc[4 * j + r];
+            for (int i = 0; i < 2; ++i) {
+                int row = row0 + 8 * j + i;
+                float left = acc[4 * j + i], right = acc[4 * j + i + 2];
+                if (row >= m || col >= n) continue;
+                float *at = c + (size_t)row * n + col;
+                if (pairs)
+                    *reinterpret_cast<float2 *>(at) = make_float2(left, right);
+                else {
+                    at[0] = left;
+                    if (col + 1 < n) at[1] = right;
+                }
             }
         }
     }
