@@ -131,7 +131,11 @@ __device__ __forceinline__ void wgmma_tf32(float (&acc)[BM / 2], const uint32_t 
  *     shuffles)                               0.981-0.986 against 0.966-0.971 before, three
  *                                             rounds each in one call (4096^3); 0.954 at
  *                                             8192^3, 1.00 at 1000^3; instructions 61.8M
- *                                             -> 56.1M (cuBLAS 58.2M)
+ *                                             -> 56.1M (cuBLAS 58.2M); it costs
+ *                                             3xtf32_wgmma 2-4% (H100, one call: 1.070 /
+ *                                             1.072 against 1.045 / 1.051 ms at 4096^3,
+ *                                             42.1 / 42.3 against 40.9 / 40.4 us at 1000^3),
+ *                                             which keeps the one mapping for both
  *     dropped in that call, each 0.979-0.986 beside it: B's whole tiles through a 3D
  *     map whose 8 columns past the tile are out of the tensor (L2 reads 71.0M -> 70.5M
  *     sectors), L2 promotion none or 128 B, streaming stores of C, mbarrier waits with
@@ -322,25 +326,28 @@ __global__ void __launch_bounds__(TF32_THREADS, 1)
         /* acc holds C^T: this thread's rows are columns col and col + 1 of
          * C, its registers 4 j .. 4 j + 3 rows 8 j + 2 (lane % 4) (+ 1) at
          * those columns (as the fragments above). A warp's 8-byte store
-         * writes 16 consecutive floats in each of 4 rows of C; where N is
-         * odd, rows are not 8-byte aligned and each float goes alone. */
+         * writes 16 consecutive floats in each of 4 rows of C. Where N is
+         * odd (rows not 8-byte aligned) or the columns pass N, each float
+         * goes alone, in a loop of its own: one loop that chose per store
+         * made 3xtf32_wgmma 20% slower (H100: 1.28 against 1.07 ms at
+         * 4096^3). */
         int col = tile_n * TF32_BN + b_col, row0 = tile_m * BM + 2 * (lane % 4);
-        bool pairs = n % 2 == 0;
+        if (n % 2 == 0 && col < n) {
 #pragma unroll
-        for (int j = 0; j < BM / 8; ++j) {
-#pragma unroll
-            for (int i = 0; i < 2; ++i) {
-                int row = row0 + 8 * j + i;
-                float left = acc[4 * j + i], right = acc[4 * j + i + 2];
-                if (row >= m || col >= n) continue;
+            for (int j = 0; j < BM / 8; ++j) {
+                int row = row0 + 8 * j;
                 float *at = c + (size_t)row * n + col;
-                if (pairs)
-                    *reinterpret_cast<float2 *>(at) = make_float2(left, right);
-                else {
-                    at[0] = left;
-                    if (col + 1 < n) at[1] = right;
-                }
+                if (row < m) *reinterpret_cast<float2 *>(at) = make_float2(acc[4 * j], acc[4 * j + 2]);
+                if (row + 1 < m) *reinterpret_cast<float2 *>(at + n) = make_float2(acc[4 * j + 1], acc[4 * j + 3]);
             }
+        } else {
+#pragma unroll
+            for (int j = 0; j < BM / 8; ++j)
+#pragma unroll
+                for (int r = 0; r < 4; ++r) {
+                    int rr = row0 + 8 * j + r % 2, cc = col + r / 2;
+                    if (rr < m && cc < n) c[(size_t)rr * n + cc] = acc[4 * j + r];
+                }
         }
     }
     if constexpr (CLUSTER > 1) cluster_sync();
