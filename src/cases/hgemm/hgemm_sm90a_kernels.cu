@@ -96,10 +96,11 @@ __device__ __forceinline__ void wgmma_k_tile(float (&acc)[BN / 2], uint32_t a_ro
  * col0): warp w holds rows 16 w + lane / 4 and + 8. TRANSPOSED: the product
  * is C^T (swap_ab), so element (row, col) goes to C[col][row], C being
  * n x m row-major; a warp's store then covers 4 rows of C with 8
- * consecutive floats each, whole 32-byte sectors. */
-template <int BN, bool TRANSPOSED = false>
-__device__ __forceinline__ void wgmma_store(float *__restrict__ c, int m, int n, int row0, int col0,
-                                            const float (&acc)[BN / 2])
+ * consecutive floats each, whole 32-byte sectors. CHECKED: the tile may
+ * cross C's edge, and each store tests its place. */
+template <int BN, bool TRANSPOSED, bool CHECKED>
+__device__ __forceinline__ void wgmma_store_tile(float *__restrict__ c, int m, int n, int row0, int col0,
+                                                 const float (&acc)[BN / 2])
 {
     int warp = (threadIdx.x % 128) / 32, lane = threadIdx.x % 32;
     int row = row0 + 16 * warp + lane / 4;
@@ -111,23 +112,43 @@ __device__ __forceinline__ void wgmma_store(float *__restrict__ c, int m, int n,
 #pragma unroll
         for (int j = 0; j < BN / 8; ++j, column += (size_t)8 * m) {
             int col = col0 + 8 * j + 2 * (lane % 4);
-            if (col < n) {
-                if (row < m) column[0] = acc[4 * j];
-                if (row + 8 < m) column[8] = acc[4 * j + 2];
+            if (!CHECKED || col < n) {
+                if (!CHECKED || row < m) column[0] = acc[4 * j];
+                if (!CHECKED || row + 8 < m) column[8] = acc[4 * j + 2];
             }
-            if (col + 1 < n) {
-                if (row < m) column[m] = acc[4 * j + 1];
-                if (row + 8 < m) column[m + 8] = acc[4 * j + 3];
+            if (!CHECKED || col + 1 < n) {
+                if (!CHECKED || row < m) column[m] = acc[4 * j + 1];
+                if (!CHECKED || row + 8 < m) column[m + 8] = acc[4 * j + 3];
             }
         }
     } else {
 #pragma unroll
         for (int j = 0; j < BN / 8; ++j) {
             int col = col0 + 8 * j + 2 * (lane % 4);
-            store_pair(c, m, n, row, col, acc[4 * j], acc[4 * j + 1]);
-            store_pair(c, m, n, row + 8, col, acc[4 * j + 2], acc[4 * j + 3]);
+            if constexpr (CHECKED) {
+                store_pair(c, m, n, row, col, acc[4 * j], acc[4 * j + 1]);
+                store_pair(c, m, n, row + 8, col, acc[4 * j + 2], acc[4 * j + 3]);
+            } else {
+                float *at = c + (size_t)row * n + col;
+                *reinterpret_cast<float2 *>(at) = make_float2(acc[4 * j], acc[4 * j + 1]);
+                *reinterpret_cast<float2 *>(at + 8 * (size_t)n) = make_float2(acc[4 * j + 2], acc[4 * j + 3]);
+            }
         }
     }
+}
+
+/* A tile wholly inside C (all but the edge tiles; for 8-byte stores, N
+ * even) stores without a test, in code of its own: tests that choose per
+ * store cost every tile the edge tiles' branches (sgemm's 3xtf32_wgmma ran
+ * 20% slower with them). */
+template <int BN, bool TRANSPOSED = false>
+__device__ __forceinline__ void wgmma_store(float *__restrict__ c, int m, int n, int row0, int col0,
+                                            const float (&acc)[BN / 2])
+{
+    if (row0 + 64 <= m && col0 + BN <= n && (TRANSPOSED || n % 2 == 0))
+        wgmma_store_tile<BN, TRANSPOSED, false>(c, m, n, row0, col0, acc);
+    else
+        wgmma_store_tile<BN, TRANSPOSED, true>(c, m, n, row0, col0, acc);
 }
 
 /* ---- Rung 6: wgmma, one warpgroup -------------------------------------------- */
