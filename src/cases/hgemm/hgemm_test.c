@@ -2,8 +2,7 @@
  * definition of C = A B^T on BF16 values and against planted errors, the
  * BF16 rounding, the padded row stride, the tolerance, the sizes the case
  * accepts, the split-K rungs' slice counts, swap_ab's widths and the
- * vendor rows' order. No
- * GPU needed. */
+ * vendor rows' order. No GPU needed. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
