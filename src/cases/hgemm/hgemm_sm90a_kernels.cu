@@ -573,7 +573,20 @@ __global__ void __launch_bounds__(REDUCE_COLUMNS * REDUCE_GROUPS)
  * partials' round trip through L2 and the second launch are the rest.
  * The sum launched as a programmatic dependent of the product (H200, same
  * call): 0.839 against 0.825 at 256 x 256 x 65536, 0.894 against 0.872 at
- * 128 x 4096 x 14336; 0.865 in the committed run. */
+ * 128 x 4096 x 14336; 0.865 in the committed run.
+ * Tried and dropped: the slices summed in the product's kernel, no second
+ * launch (each block one item, a cooperative launch; a tile's blocks meet
+ * on a counter after a fence, then each adds an even share of the tile
+ * over the slices in order, 8 threads a chunk where the share is small).
+ * H100, one call, two rounds each, against this rung:
+ *   split_k 0.790-0.800 against 0.867-0.872 at 256 x 256 x 65536, 0.753-0.763
+ *   against 0.821-0.824 at 64 x 4096 x 4096; swap_ab 0.777-0.786 against
+ *   0.840-0.850 at 64 x 4096 x 4096, 0.665-0.670 against 0.755-0.761 at
+ *   200 x 4096 x 4096, 0.796-0.809 against 0.880-0.884 at 17 x 4096 x 4096;
+ *   the same without the cooperative attribute.
+ * The fences, the wait for a tile's last block and a sum by 256 threads a
+ * block cost more than a second kernel that spreads the sum over 512-6400
+ * blocks and starts as the product ends. */
 static void split_k_reduce(const hgemm_problem *p, int splits, cudaStream_t stream)
 {
     size_t count = (size_t)p->m * p->n;
@@ -662,9 +675,23 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  *   call: 0.929 against 0.942 at 32 x 11008, 0.948-0.949 against
  *   0.926-0.927 at 8 x 14336, level at 17 x 8192^2, 64 x 4096^2 and
  *   16 x 4096^2: no clear gain, the default shape loses.
+ *   stream-K's schedule (the k-tiles of all tiles end to end, an even range
+ *   a block; the block that begins a tile adds the others' parts from
+ *   workspace slots, in block order, after waiting on their flags; branch
+ *   stream-k), H100, one call, two rounds each, against this rung:
+ *                       0.975 / 0.923-0.943 / 0.904-0.907 / 0.807-0.813 /
+ *                       0.891-0.894 / 0.616-0.617 against 0.994-1.006 /
+ *                       0.974 / 0.951-0.968 / 0.850-0.852 / 0.891 /
+ *                       0.748-0.749; 0.796-0.799 against 0.879 at 17 x
+ *                       4096 x 4096. Every SM streams B, but a tile's
+ *                       owner then waits for its last part and adds the
+ *                       parts alone.
  * Next: the 64-row tiles with as much of B in flight as now (a ring shared
- * by two consumers on their own tiles), and the partials summed without a
- * second kernel where the slices are few. */
+ * by two consumers on their own tiles). cuBLAS at 17 and 64 x 4096 x 4096
+ * (Nsight Compute, H100) splits no K: 64-row tiles by 24 or 32 of A's rows,
+ * 16 stages, in clusters of 4 (64 blocks) or 2 (128 blocks, M halved), one
+ * kernel of 15.8 and 16.4 us, where this rung's product takes 16.7 us and
+ * its sum 3.8-5.4 more. */
 constexpr int SWAP_64_STAGES = 8;
 
 template <int WIDTH, int STAGES>
