@@ -23,6 +23,7 @@
 #include "harness/check/check.h"
 #include "harness/check/rng.h"
 #include "harness/check/validate.h"
+#include "harness/device/device.h"
 #include "harness/hardware/tensor_map.h"
 #include "harness/user/load.h"
 #include "ladder_try.h"
@@ -100,11 +101,13 @@ static int encode_map(CUtensorMap *map, const uint16_t *matrix, int rows, int k,
 
 int hgemm_encode_tensor_maps(hgemm_problem *p, char *err, size_t err_len)
 {
-    if (encode_map(&p->a_rows64, p->a, p->m, p->k, p->ld, 64, err, err_len) ||
-        encode_map(&p->a_rows128, p->a, p->m, p->k, p->ld, 128, err, err_len) ||
-        encode_map(&p->a_rows256, p->a, p->m, p->k, p->ld, 256, err, err_len) ||
+    if (encode_map(&p->a_rows128, p->a, p->m, p->k, p->ld, 128, err, err_len) ||
+        encode_map(&p->b_rows64, p->b, p->n, p->k, p->ld, 64, err, err_len) ||
         encode_map(&p->b_rows128, p->b, p->n, p->k, p->ld, 128, err, err_len) ||
         encode_map(&p->b_rows256, p->b, p->n, p->k, p->ld, 256, err, err_len))
+        return -1;
+    if (hgemm_swap_ab_width(p->m) &&
+        encode_map(&p->a_rows_swap, p->a, p->m, p->k, p->ld, hgemm_swap_ab_box_rows(p->m), err, err_len))
         return -1;
     return 0;
 }
@@ -166,7 +169,8 @@ static const ladder_variant hgemm_variants[] = {
     LADDER_RUNG("split_k", "few tiles, long K: work items are tiles x slices of K, FP32 partials added in a fixed "
                            "order by a second kernel", SM90A(hgemm_split_k), NEEDS_SM90A),
     LADDER_RUNG("swap_ab", "M 17-256: C^T = B A^T, A's few rows as wgmma's N (64, 128, 256), B's rows spread over "
-                           "the SMs; K split where they leave half idle", SM90A(hgemm_swap_ab), NEEDS_SM90A),
+                           "the SMs (64 a block, in a deeper ring, where 128 would leave half of them idle); K "
+                           "split where the tiles keep too little of B in flight", SM90A(hgemm_swap_ab), NEEDS_SM90A),
     LADDER_RUNG("gemv_mma", "M or N <= 16 (decode): stream the large operand once with 16-byte loads, warps split K, "
                             "mma.sync", hgemm_gemv_mma, NEEDS_SM80),
     LADDER_VARIANT("cublas_c_aligned", "reference, not the baseline: the same cuBLAS call with C's rows padded to 16 "
@@ -294,7 +298,10 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
     CUDA_CHECK(cudaGetDevice(&device));
     CUDA_CHECK(cudaDeviceGetAttribute(&s->sms, cudaDevAttrMultiProcessorCount, device));
     p->split_k = hgemm_split_k_count(p->m, p->n, p->k, s->sms);
-    p->swap_ab_splits = hgemm_swap_ab_width(p->m) ? hgemm_swap_ab_splits(p->n, p->k, s->sms) : 1;
+    p->swap_ab_rows = hgemm_swap_ab_rows(p->m, p->n, s->sms);
+    p->swap_ab_splits = hgemm_swap_ab_width(p->m) ? hgemm_swap_ab_splits(p->m, p->n, p->k, s->sms,
+                                                                         hgemm_stream_bytes(ladder_peak_dram_gbps(device)))
+                                                  : 1;
     s->c_aligned_ld = (p->n + 3) / 4 * 4;
     /* The partials and the padded C are extras: without room for them the
      * split-K rungs and the reference skip, the ladder still runs. */

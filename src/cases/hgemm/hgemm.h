@@ -11,6 +11,7 @@
 #define LADDER_HGEMM_H
 
 #include <cuda.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cuda_runtime_api.h>
@@ -27,16 +28,18 @@ typedef struct hgemm_problem {
     float *c;
     int m, n, k, ld;
     /* The TMA rungs' tensor maps (hgemm_encode_tensor_maps): A in boxes of
-     * 64, 128 and 256 rows (64 and 256 for swap_ab), B in boxes of 128 and
-     * of 256 rows, each box 64 elements (128 bytes) of K, 128-byte swizzle,
-     * zeros outside the matrix. */
-    CUtensorMap a_rows64, a_rows128, a_rows256, b_rows128, b_rows256;
+     * 128 rows, B in boxes of 64 (swap_ab's short tiles), 128 and 256 rows,
+     * and for swap_ab A in boxes of hgemm_swap_ab_box_rows(m) rows (unset
+     * past HGEMM_SWAP_AB_MAX_M); each box 64 elements (128 bytes) of K,
+     * 128-byte swizzle, zeros outside the matrix. */
+    CUtensorMap a_rows128, b_rows64, b_rows128, b_rows256, a_rows_swap;
     /* The split-K rungs' FP32 partial products: split_k slices of m x n
      * for split_k (hgemm_split_k_count), swap_ab_splits for swap_ab
      * (hgemm_swap_ab_splits), room for the more of the two; NULL where
      * neither splits. */
     float *partials;
     int split_k, swap_ab_splits;
+    int swap_ab_rows; /* hgemm_swap_ab_rows */
     /* Blocks of persistent_multicast resident at once, in clusters of two
      * (hgemm_cluster_blocks); 0 where no such cluster fits. */
     int cluster_blocks;
@@ -82,43 +85,92 @@ static inline int hgemm_ld(int k)
     return (k + HGEMM_LD_ALIGN - 1) / HGEMM_LD_ALIGN * HGEMM_LD_ALIGN;
 }
 
+#ifdef __CUDACC__
+#define HGEMM_HOST_DEVICE __host__ __device__
+#else
+#define HGEMM_HOST_DEVICE
+#endif
+
 /* How many slices of K a split-K rung cuts its work into, `tiles` tiles of
  * C on `sms` multiprocessors: enough tiles times slices to give every SM
  * one, each slice at least HGEMM_SPLIT_MIN_K_TILES k-tiles of 64 deep; 1
- * where the tiles alone give half the SMs one, or K is too short to cut.
- * Past half, the partials' round trip and their sum cost more than the idle
+ * where there are `enough` tiles or more, or K is too short to cut. Past
+ * enough, the partials' round trip and their sum cost more than the idle
  * SMs: swap_ab at 32 x 11008 x 4096 (86 tiles) took 29.6 us whole, 31.9 us
  * in 3 slices, 33.4 in 4 (H200); 86 SMs stream B as fast as DRAM gives it. */
 #define HGEMM_SPLIT_MIN_K_TILES 4
-static inline int hgemm_split_count(long long tiles, int k, int sms)
+static inline int hgemm_split_count(long long tiles, int k, int sms, int enough)
 {
     int k_tiles = (k + 63) / 64;
-    if (2 * tiles >= sms) return 1;
+    if (tiles >= enough) return 1;
     long long splits = sms / tiles, most = k_tiles / HGEMM_SPLIT_MIN_K_TILES;
     if (splits > most) splits = most;
     return splits < 2 ? 1 : (int)splits;
 }
 
-/* split_k's slices: its tiles are 128 x 128 (the rung skips a shape that
- * gets 1). */
+/* split_k's slices: its tiles are 128 x 128, enough where they give half
+ * the SMs one (the rung skips a shape that gets 1). */
 static inline int hgemm_split_k_count(int m, int n, int k, int sms)
 {
-    return hgemm_split_count((long long)((m + 127) / 128) * ((n + 127) / 128), k, sms);
+    return hgemm_split_count((long long)((m + 127) / 128) * ((n + 127) / 128), k, sms, (sms + 1) / 2);
 }
 
 /* swap_ab computes C^T = B A^T, so that A's m rows become wgmma's N side:
  * 64, 128 or 256 wide, the least that holds m; 0 past 256 (the square-tile
  * rungs' shapes). */
 #define HGEMM_SWAP_AB_MAX_M 256
-static inline int hgemm_swap_ab_width(int m)
+static inline HGEMM_HOST_DEVICE int hgemm_swap_ab_width(int m)
 {
     return m <= 64 ? 64 : m <= 128 ? 128 : m <= HGEMM_SWAP_AB_MAX_M ? 256 : 0;
 }
 
-/* swap_ab's slices: its tiles are 128 of B's n rows by all of A's. */
-static inline int hgemm_swap_ab_splits(int n, int k, int sms)
+/* swap_ab's tiles: 128 of B's n rows by all of A's, or 64 rows (twice
+ * the tiles, one consumer warpgroup each, a deeper ring of
+ * HGEMM_SWAP_SHORT_STAGES) at widths 64 and 128 where 128-row tiles would
+ * give fewer than half the SMs one. At width 256 the 64-row ring holds 5
+ * stages, too few: 0.54 of cuBLAS against 0.64 at 250 x 5000 x 3000, 0.835
+ * against 0.845 at 160 x 3072 x 8192 (H100). */
+#define HGEMM_SWAP_SHORT_STAGES(width) ((width) == 64 ? 14 : 9)
+static inline int hgemm_swap_ab_rows(int m, int n, int sms)
 {
-    return hgemm_split_count((n + 127) / 128, k, sms);
+    return hgemm_swap_ab_width(m) <= 128 && 2 * ((n + 127) / 128) < sms ? 64 : 128;
+}
+
+/* The rows of A that swap_ab loads: m rounded up to 8 (a whole group of
+ * the 128-byte swizzle), at most its width. */
+static inline HGEMM_HOST_DEVICE int hgemm_swap_ab_box_rows(int m)
+{
+    int rows = (m + 7) / 8 * 8, width = hgemm_swap_ab_width(m);
+    return rows < width ? rows : width;
+}
+
+/* swap_ab's slices, over its tiles. 128-row tiles are enough from half
+ * the SMs. 64-row tiles are enough where together they keep `stream_bytes`
+ * of B in flight (a stage holds 8 KB of B; 112 KB a block at width 64, 72
+ * KB at 128): what DRAM needs in flight to stream at its rate, its
+ * bandwidth times its latency under load (hgemm_stream_bytes). Whole
+ * against split in two, ratio to cuBLAS:
+ *   H100 (4.2 MB: enough from 37 tiles at width 64, from 57 at 128): width
+ *   64, 64 tiles 0.97 against 0.89 (64 x 4096 x 4096), 48 tiles 1.02
+ *   against 0.91 (64 x 3072 x 8192), 32 tiles 0.79 against 0.94 in four
+ *   (64 x 2048 x 8192); width 128, 64 tiles 0.91 against 0.82 (100 x 4096
+ *   x 4096), 48 tiles 0.84 against 0.87 (100 x 3072 x 8192).
+ *   H200 (6.2 MB: from 54 and 84 tiles), whole: width 64, 64 tiles 0.97,
+ *   48 tiles 0.85 where 128-row tiles in 4 slices gave 0.93; width 128, 64
+ *   tiles 0.87 (128 x 4096 x 14336) where split_k gave 0.89. */
+static inline int hgemm_swap_ab_splits(int m, int n, int k, int sms, double stream_bytes)
+{
+    int rows = hgemm_swap_ab_rows(m, n, sms), width = hgemm_swap_ab_width(m);
+    double in_flight = HGEMM_SWAP_SHORT_STAGES(width) * 64 * 128;
+    int enough = rows == 128 ? (sms + 1) / 2 : (int)ceil(stream_bytes / in_flight);
+    return hgemm_split_count((n + rows - 1) / rows, k, sms, enough);
+}
+
+/* Bytes in flight that keep DRAM streaming: `dram_gbps` (the device's
+ * theoretical bandwidth) times 1.25 us, about HBM's latency under load. */
+static inline double hgemm_stream_bytes(double dram_gbps)
+{
+    return dram_gbps * 1e9 * 1.25e-6;
 }
 
 #ifndef __CUDACC__

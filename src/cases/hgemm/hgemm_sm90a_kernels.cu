@@ -219,7 +219,8 @@ __global__ void __launch_bounds__(128)
  * registers; each keeps one k-tile of wgmma in flight (wait_group 1) and
  * releases a stage as soon as the multiply that read it is done. Loads,
  * multiplies of the two consumers and the release no longer wait for one
- * another, and the ring is deeper (6 stages at 128 x 128).
+ * another, and the ring is deeper (6 stages at 128 x 128). (CONSUMERS = 1,
+ * one consumer on a 64 x BN tile, serves swap_ab's short tiles.)
  * Rung 8 (BN = 256): 128 x 256 tiles, m64n256k16: each k-tile byte of A
  * now feeds 256 columns, not 128: shared-memory reads per FLOP drop by a
  * third (wgmma reads A and B from shared memory; at 128 x 128 that traffic
@@ -255,23 +256,25 @@ __device__ __forceinline__ int k_slice_begin(int slice, int k_tiles, int slices)
     return (int)((long long)slice * k_tiles / slices);
 }
 
-constexpr int WS_THREADS = 384, WS_PRODUCER_REGISTERS = 40, WS_CONSUMER_REGISTERS = 232, WS_GROUP_M = 8;
+constexpr int WS_PRODUCER_REGISTERS = 40, WS_CONSUMER_REGISTERS = 232, WS_GROUP_M = 8;
 
-template <int BN, int STAGES>
+/* A block tile of 64 x CONSUMERS rows by BN, a consumer warpgroup each 64
+ * rows, beside the producer's warpgroup. */
+template <int BN, int STAGES, int CONSUMERS = 2>
 struct ws_shape {
-    static constexpr int BM = 128;
+    static constexpr int BM = 64 * CONSUMERS, THREADS = 128 * (1 + CONSUMERS);
     static constexpr int A_BYTES = BM * HGEMM_ROW_BYTES, STAGE_BYTES = (BM + BN) * HGEMM_ROW_BYTES;
     static constexpr size_t SHARED_BYTES = (size_t)STAGES * STAGE_BYTES + 2 * STAGES * sizeof(uint64_t) + 1024;
     static_assert(SHARED_BYTES <= 227 * 1024, "fits Hopper's 227 KB a block");
 };
 
-template <int BN, int STAGES, bool PERSISTENT, int CLUSTER, bool TRANSPOSED_C = false>
-__global__ void __launch_bounds__(WS_THREADS, 1)
+template <int BN, int STAGES, bool PERSISTENT, int CLUSTER, bool TRANSPOSED_C = false, int CONSUMERS = 2>
+__global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
     warp_specialized_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
                             float *__restrict__ c, int m, int n, int k, int splits)
 {
     static_assert(CLUSTER == 1 || PERSISTENT, "clusters walk the tiles as persistent blocks");
-    typedef ws_shape<BN, STAGES> S;
+    typedef ws_shape<BN, STAGES, CONSUMERS> S;
     extern __shared__ uint8_t raw_shared[];
     uint8_t *shared = aligned_1024(raw_shared);
     uint64_t *full = reinterpret_cast<uint64_t *>(shared + STAGES * S::STAGE_BYTES), *empty = full + STAGES;
@@ -286,8 +289,8 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
     int first = PERSISTENT ? blockIdx.x / CLUSTER : blockIdx.y * tiles_n + blockIdx.x;
     int step = PERSISTENT ? gridDim.x / CLUSTER : units;
     int group_m = PERSISTENT ? WS_GROUP_M / CLUSTER : 1;
-    /* the 8 consumer warps of every block read each stage */
-    ring_barriers_init<CLUSTER>(full, empty, STAGES, 8);
+    /* the consumer warps of every block read each stage */
+    ring_barriers_init<CLUSTER>(full, empty, STAGES, 4 * CONSUMERS);
     /* The split-K sum, where it follows, may be launched now: it waits for
      * this grid's end (grid_dependency_wait), and is ready to run then. */
     grid_dependents_launch();
@@ -299,6 +302,11 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
     };
     if (warpgroup == 0) {
         setmaxnreg_decrease<WS_PRODUCER_REGISTERS>();
+        /* TRANSPOSED_C (swap_ab): b_map's box is A's m rows rounded up to 8
+         * (hgemm_swap_ab_box_rows), no more: the rows past them only feed
+         * columns of C^T past its edge, never stored, and TMA's zero fill
+         * of rows outside a matrix costs time. */
+        int stage_bytes = S::A_BYTES + (TRANSPOSED_C ? hgemm_swap_ab_box_rows(n) : BN) * HGEMM_ROW_BYTES;
         if (threadIdx.x == 0) {
             for (int item = first; item < items; item += step) {
                 int unit_m, tile_n, split = item / units;
@@ -311,7 +319,7 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
                 for (int t = k_slice_begin(split, k_tiles, splits); t < t_end; ++t) {
                     mbarrier_wait(&empty[s], phase ^ 1);
                     uint32_t stage = ring + (uint32_t)s * S::STAGE_BYTES;
-                    mbarrier_arrive_expect_bytes(&full[s], S::STAGE_BYTES);
+                    mbarrier_arrive_expect_bytes(&full[s], stage_bytes);
                     tma_load_tile(stage, a_map, tile_m * S::BM, t, &full[s]);
                     /* Each block of the cluster brings BN / CLUSTER rows of
                      * the B tile into all of them (b_map's box is that
@@ -348,7 +356,7 @@ __global__ void __launch_bounds__(WS_THREADS, 1)
                 mbarrier_wait(&full[s], phase);
                 uint32_t stage = ring + (uint32_t)s * S::STAGE_BYTES;
                 wgmma_fence();
-                wgmma_k_tile<BN>(acc, stage + consumer * (S::A_BYTES / 2), stage + S::A_BYTES);
+                wgmma_k_tile<BN>(acc, stage + consumer * 64 * HGEMM_ROW_BYTES, stage + S::A_BYTES);
                 wgmma_commit();
                 /* The previous k-tile's multiply is done: its stage is free. */
                 wgmma_wait<1>();
@@ -405,31 +413,33 @@ static int multiprocessors()
  * splits > 1: the products of the K slices go to that many m x n partials
  * at c (the split-K rungs). Persistent: `blocks` resident blocks at most, in
  * clusters of CLUSTER. */
-template <int BN, int STAGES, bool PERSISTENT, int CLUSTER = 1, bool TRANSPOSED_C = false>
+template <int BN, int STAGES, bool PERSISTENT, int CLUSTER = 1, bool TRANSPOSED_C = false, int CONSUMERS = 2>
 static cudaLaunchConfig_t warp_specialized_config(int m, int n, int splits, int blocks, cudaLaunchAttribute *cluster,
                                                   cudaStream_t stream)
 {
-    typedef ws_shape<BN, STAGES> S;
-    allow_shared_bytes<warp_specialized_kernel<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C>>(S::SHARED_BYTES);
+    typedef ws_shape<BN, STAGES, CONSUMERS> S;
+    allow_shared_bytes<warp_specialized_kernel<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C, CONSUMERS>>(
+        S::SHARED_BYTES);
     int tiles_m = hgemm_ceil_div(m, S::BM), tiles_n = hgemm_ceil_div(n, BN);
     long long items = (long long)hgemm_ceil_div(tiles_m, CLUSTER) * CLUSTER * tiles_n * splits;
-    cudaLaunchConfig_t config = cluster_config(items < blocks ? (unsigned)items : (unsigned)blocks, WS_THREADS,
+    cudaLaunchConfig_t config = cluster_config(items < blocks ? (unsigned)items : (unsigned)blocks, S::THREADS,
                                                S::SHARED_BYTES, CLUSTER, cluster, stream);
     if (!PERSISTENT) config.gridDim = dim3(tiles_n, tiles_m);
     return config;
 }
 
-/* C (or its partials) from the problem's A in boxes of 128 rows and its B
- * in boxes of BN / CLUSTER rows; TRANSPOSED_C: the maps of B^T and A^T,
+/* C (or its partials) from the problem's A in boxes of 64 x CONSUMERS rows
+ * and its B in boxes of BN / CLUSTER rows; TRANSPOSED_C: the maps of B^T and A^T,
  * m and n exchanged. */
-template <int BN, int STAGES, bool PERSISTENT, int CLUSTER = 1, bool TRANSPOSED_C = false>
+template <int BN, int STAGES, bool PERSISTENT, int CLUSTER = 1, bool TRANSPOSED_C = false, int CONSUMERS = 2>
 static void launch_warp_specialized(const CUtensorMap &a_map, const CUtensorMap &b_map, float *c, int m, int n, int k,
                                     int splits, int blocks, cudaStream_t stream)
 {
     cudaLaunchAttribute cluster;
-    cudaLaunchConfig_t config =
-        warp_specialized_config<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C>(m, n, splits, blocks, &cluster, stream);
-    CUDA_CHECK(cudaLaunchKernelEx(&config, warp_specialized_kernel<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C>,
+    cudaLaunchConfig_t config = warp_specialized_config<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C, CONSUMERS>(
+        m, n, splits, blocks, &cluster, stream);
+    CUDA_CHECK(cudaLaunchKernelEx(&config,
+                                  warp_specialized_kernel<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C, CONSUMERS>,
                                   a_map, b_map, c, m, n, k, splits));
 }
 
@@ -686,34 +696,64 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  *                       4096 x 4096. Every SM streams B, but a tile's
  *                       owner then waits for its last part and adds the
  *                       parts alone.
- * Next: the 64-row tiles with as much of B in flight as now (a ring shared
- * by two consumers on their own tiles). cuBLAS at 17 and 64 x 4096 x 4096
- * (Nsight Compute, H100) splits no K: 64-row tiles by 24 or 32 of A's rows,
- * 16 stages, in clusters of 4 (64 blocks) or 2 (128 blocks, M halved), one
- * kernel of 15.8 and 16.4 us, where this rung's product takes 16.7 us and
- * its sum 3.8-5.4 more. */
+ * cuBLAS at 17 and 64 x 4096 x 4096 (Nsight Compute, H100) splits no K:
+ * 64-row tiles by 24 or 32 of A's rows, 16 stages, in clusters of 4 (64
+ * blocks) or 2 (128 blocks, M halved), one kernel of 15.8 and 16.4 us,
+ * where this rung's product took 16.7 us and its sum 3.8-5.4 more. Two
+ * changes followed (2026-11-26):
+ *   A's box is its m rows rounded up to 8 (hgemm_swap_ab_box_rows), not the
+ *   width: TMA's zero fill of the rows past A cost time (64-row tiles,
+ *   unsplit, at 4096 x 4096: 21.2 us at M = 17, 19.9 at 24, 18.3 at 48,
+ *   17.8 at 64, with the same bytes read; after the change 17.4-17.6 at 17
+ *   and 24).
+ *   At widths 64 and 128, where 128-row tiles would give fewer than half
+ *   the SMs one, 64-row tiles with one consumer warpgroup (CONSUMERS = 1,
+ *   256 threads) and the ring that fits (14 stages at width 64, 9 at 128):
+ *   twice the tiles, and with them fewer slices or none
+ *   (hgemm_swap_ab_splits).
+ * Measured (H100, one call, two rounds each, ratio to cuBLAS; before: the
+ * rung without either change, built beside it):
+ *   64 x 4096 x 4096      0.978 / 0.963 against 0.852 / 0.855
+ *   17 x 4096 x 4096      0.971 / 0.960 against 0.876 / 0.878 (previous call)
+ *   100 x 4096 x 4096     0.914 / 0.913 against 0.789 / 0.782 (previous call)
+ *   64 x 3072 x 8192      1.020 / 1.026 against 0.923 / 0.940
+ *   96 x 8192 x 8192      0.985 / 0.984 against 0.890 / 0.888 (previous call)
+ *   128 x 4096 x 14336    0.984 / 0.985 against 0.976 / 0.976
+ *   8 x 14336 x 4096      0.972 / 0.971 against 0.951 / 0.951 (128-row
+ *                         tiles; the box alone)
+ *   77 x 5000 x 3000      0.650 / 0.660 against 0.687 / 0.687: 79 tiles of
+ *                         47 k-tiles each, where 40 x 3 slices did better
+ * Width 256 keeps 128-row tiles (hgemm_swap_ab_rows). */
 constexpr int SWAP_64_STAGES = 8;
 
-template <int WIDTH, int STAGES>
+template <int WIDTH, int STAGES, int CONSUMERS>
 static void launch_swap_ab(const hgemm_problem *p, const CUtensorMap &a_map, cudaStream_t stream)
 {
     int splits = p->swap_ab_splits;
-    launch_warp_specialized<WIDTH, STAGES, true, 1, true>(p->b_rows128, a_map, splits > 1 ? p->partials : p->c, p->n,
-                                                          p->m, p->k, splits, multiprocessors(), stream);
+    launch_warp_specialized<WIDTH, STAGES, true, 1, true, CONSUMERS>(
+        CONSUMERS == 1 ? p->b_rows64 : p->b_rows128, a_map, splits > 1 ? p->partials : p->c, p->n, p->m, p->k,
+        splits, multiprocessors(), stream);
     if (splits > 1) split_k_reduce(p, splits, stream);
 }
 
 extern "C" void hgemm_swap_ab(const hgemm_problem *p, cudaStream_t stream)
 {
+    bool short_rows = p->swap_ab_rows == 64;
     switch (hgemm_swap_ab_width(p->m)) {
     case 64:
-        launch_swap_ab<64, SWAP_64_STAGES>(p, p->a_rows64, stream);
+        if (short_rows)
+            launch_swap_ab<64, HGEMM_SWAP_SHORT_STAGES(64), 1>(p, p->a_rows_swap, stream);
+        else
+            launch_swap_ab<64, SWAP_64_STAGES, 2>(p, p->a_rows_swap, stream);
         break;
     case 128:
-        launch_swap_ab<128, WS_128_STAGES>(p, p->a_rows128, stream);
+        if (short_rows)
+            launch_swap_ab<128, HGEMM_SWAP_SHORT_STAGES(128), 1>(p, p->a_rows_swap, stream);
+        else
+            launch_swap_ab<128, WS_128_STAGES, 2>(p, p->a_rows_swap, stream);
         break;
     default:
-        launch_swap_ab<256, WS_256_STAGES>(p, p->a_rows256, stream);
+        launch_swap_ab<256, WS_256_STAGES, 2>(p, p->a_rows_swap, stream);
     }
 }
 
@@ -726,6 +766,8 @@ extern "C" size_t hgemm_sm90a_shared_bytes(hgemm_launcher *rung)
         return ws_shape<256, WS_256_STAGES>::SHARED_BYTES;
     if (rung == hgemm_swap_ab) /* the most of its three widths */
         return std::max({ws_shape<64, SWAP_64_STAGES>::SHARED_BYTES, ws_shape<128, WS_128_STAGES>::SHARED_BYTES,
-                         ws_shape<256, WS_256_STAGES>::SHARED_BYTES});
+                         ws_shape<256, WS_256_STAGES>::SHARED_BYTES,
+                         ws_shape<64, HGEMM_SWAP_SHORT_STAGES(64), 1>::SHARED_BYTES,
+                         ws_shape<128, HGEMM_SWAP_SHORT_STAGES(128), 1>::SHARED_BYTES});
     return 0;
 }

@@ -152,20 +152,40 @@ static void test_split_k_count(void)
     }
 }
 
-/* swap_ab's width, the least of 64, 128, 256 that holds M, and its slices:
- * split_k's rule over tiles of 128 of B's rows. */
+/* swap_ab's width, the least of 64, 128, 256 that holds M; the rows of A
+ * it loads; its tiles (at widths 64 and 128, 64 of B's rows where 128-row
+ * tiles would give fewer than half the SMs one) and their slices: 64-row
+ * tiles are enough where they keep DRAM's bandwidth times its latency of B
+ * in flight, 128-row tiles from half the SMs. */
 static void test_swap_ab_splits(void)
 {
+    /* an H100 SXM's 3352 GB/s: 4.19 MB in flight */
+#define SPLITS_H100(m, n, k, sms) hgemm_swap_ab_splits(m, n, k, sms, hgemm_stream_bytes(3352))
     EXPECT(hgemm_swap_ab_width(1) == 64 && hgemm_swap_ab_width(64) == 64);
     EXPECT(hgemm_swap_ab_width(65) == 128 && hgemm_swap_ab_width(128) == 128);
     EXPECT(hgemm_swap_ab_width(129) == 256 && hgemm_swap_ab_width(256) == 256);
     EXPECT(hgemm_swap_ab_width(257) == 0);
-    EXPECT(hgemm_swap_ab_splits(11008, 4096, 132) == 1);  /* 86 tiles: more than half the SMs */
-    EXPECT(hgemm_swap_ab_splits(4096, 14336, 132) == 4);  /* 32 tiles: 128 items */
-    EXPECT(hgemm_swap_ab_splits(1000, 700, 132) == 2);    /* the test size: 8 tiles, 11 k-tiles */
-    EXPECT(hgemm_swap_ab_splits(300, 129, 132) == 1);     /* 3 k-tiles: nothing to cut */
-    EXPECT(hgemm_swap_ab_splits(136, 4000, 132) == 15);   /* 2 tiles, 63 k-tiles */
-    EXPECT(hgemm_split_k_count(256, 256, 65536, 132) == hgemm_split_count(4, 65536, 132));
+    EXPECT(hgemm_swap_ab_box_rows(1) == 8 && hgemm_swap_ab_box_rows(17) == 24 && hgemm_swap_ab_box_rows(64) == 64);
+    EXPECT(hgemm_swap_ab_box_rows(65) == 72 && hgemm_swap_ab_box_rows(200) == 200);
+    EXPECT(hgemm_swap_ab_box_rows(256) == 256);
+    EXPECT(hgemm_swap_ab_rows(32, 11008, 132) == 128 && hgemm_swap_ab_rows(32, 8448, 132) == 128); /* 86, 66 */
+    EXPECT(hgemm_swap_ab_rows(32, 8320, 132) == 64 && hgemm_swap_ab_rows(128, 4096, 132) == 64);  /* 65, 32 */
+    EXPECT(hgemm_swap_ab_rows(129, 4096, 132) == 128); /* width 256: 128-row tiles always */
+    EXPECT(SPLITS_H100(32, 11008, 4096, 132) == 1);  /* 86 tiles of 128 rows */
+    EXPECT(SPLITS_H100(64, 2368, 4096, 132) == 1);   /* width 64: 37 tiles keep 4 MB of B in flight */
+    EXPECT(SPLITS_H100(64, 2304, 4096, 132) == 3);   /* 36 do not: 132 / 36 slices */
+    EXPECT(SPLITS_H100(128, 3648, 4096, 132) == 1);  /* width 128: 57 tiles */
+    EXPECT(SPLITS_H100(128, 3584, 4096, 132) == 2);  /* 56 */
+    EXPECT(SPLITS_H100(200, 4096, 4096, 132) == 4);  /* width 256: 32 tiles of 128 rows */
+    EXPECT(SPLITS_H100(40, 1000, 700, 132) == 2);    /* the test size: 16 tiles, 11 k-tiles */
+    EXPECT(SPLITS_H100(16, 300, 129, 132) == 1);     /* 3 k-tiles: nothing to cut */
+    EXPECT(SPLITS_H100(200, 136, 4000, 132) == 15);  /* 2 tiles, 63 k-tiles */
+    /* an H200's 4915 GB/s: 6.1 MB, enough from 54 tiles at width 64 */
+    EXPECT(hgemm_swap_ab_splits(64, 3456, 4096, 132, hgemm_stream_bytes(4915)) == 1); /* 54 tiles */
+    EXPECT(hgemm_swap_ab_splits(64, 3392, 8192, 132, hgemm_stream_bytes(4915)) == 2); /* 53 */
+    EXPECT(hgemm_swap_ab_splits(128, 4096, 14336, 132, hgemm_stream_bytes(4915)) == 2);
+#undef SPLITS_H100
+    EXPECT(hgemm_split_k_count(256, 256, 65536, 132) == hgemm_split_count(4, 65536, 132, 66));
 }
 
 /* The vendor rows: cuBLAS last (the baseline), the padded-C reference

@@ -68,6 +68,14 @@ const char *ladder_no_gpu_reason(cudaError_t e)
     return reason;
 }
 
+double ladder_peak_dram_gbps(int ordinal)
+{
+    int khz, bits;
+    CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, ordinal));
+    CUDA_CHECK(cudaDeviceGetAttribute(&bits, cudaDevAttrGlobalMemoryBusWidth, ordinal));
+    return khz * 1e3 * (bits / 8.0) * 2.0 / 1e9;
+}
+
 int ladder_device_open(int ordinal, ladder_device *d, char *err, size_t err_len)
 {
     memset(d, 0, sizeof *d);
@@ -105,7 +113,7 @@ int ladder_device_open(int ordinal, ladder_device *d, char *err, size_t err_len)
     d->global_mem_bytes = p.totalGlobalMem;
     CUDA_CHECK(cudaDriverGetVersion(&d->driver_version));
     CUDA_CHECK(cudaRuntimeGetVersion(&d->runtime_version));
-    d->peak_dram_gbps = d->mem_clock_mhz * 1e6 * (d->bus_width_bits / 8.0) * 2.0 / 1e9;
+    d->peak_dram_gbps = ladder_peak_dram_gbps(ordinal);
     d->peak_fp32_gflops = d->sm_count * (double)d->fp32_lanes_per_sm * 2.0 * d->sm_clock_mhz * 1e6 / 1e9;
     d->peak_bf16_tensor_gflops =
         d->sm_count * (double)ladder_bf16_tensor_flops_per_clock(p.major, p.minor) * d->sm_clock_mhz * 1e6 / 1e9;

@@ -61,6 +61,10 @@ int ladder_fp32_lanes_per_sm(int cc_major, int cc_minor);
  * before compute capability 8.0 (no BF16) or when unknown. */
 int ladder_bf16_tensor_flops_per_clock(int cc_major, int cc_minor);
 
+/* Device `ordinal`'s theoretical DRAM bandwidth in GB/s: memory clock x
+ * bus width x 2 (double data rate). */
+double ladder_peak_dram_gbps(int ordinal);
+
 /* Select and describe a device. Returns 0, or -1 with a one-line reason (no
  * device, bad ordinal, CUDA error string) in err. */
 int ladder_device_open(int ordinal, ladder_device *device, char *err, size_t err_len);
