@@ -107,7 +107,8 @@ int hgemm_encode_tensor_maps(hgemm_problem *p, char *err, size_t err_len)
         encode_map(&p->b_rows256, p->b, p->n, p->k, p->ld, 256, err, err_len))
         return -1;
     if (hgemm_swap_ab_width(p->m) &&
-        encode_map(&p->a_rows_swap, p->a, p->m, p->k, p->ld, hgemm_swap_ab_box_rows(p->m), err, err_len))
+        encode_map(&p->a_rows_swap, p->a, p->m, p->k, p->ld,
+                   hgemm_swap_ab_tile_cols(p->m, hgemm_swap_ab_tile_width(p->m, p->swap_ab_rows)), err, err_len))
         return -1;
     return 0;
 }

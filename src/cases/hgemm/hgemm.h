@@ -29,7 +29,7 @@ typedef struct hgemm_problem {
     int m, n, k, ld;
     /* The TMA rungs' tensor maps (hgemm_encode_tensor_maps): A in boxes of
      * 128 rows, B in boxes of 64 (swap_ab's short tiles), 128 and 256 rows,
-     * and for swap_ab A in boxes of hgemm_swap_ab_box_rows(m) rows (unset
+     * and for swap_ab A in boxes of hgemm_swap_ab_tile_cols rows (unset
      * past HGEMM_SWAP_AB_MAX_M); each box 64 elements (128 bytes) of K,
      * 128-byte swizzle, zeros outside the matrix. */
     CUtensorMap a_rows128, b_rows64, b_rows128, b_rows256, a_rows_swap;
@@ -124,24 +124,37 @@ static inline HGEMM_HOST_DEVICE int hgemm_swap_ab_width(int m)
     return m <= 64 ? 64 : m <= 128 ? 128 : m <= HGEMM_SWAP_AB_MAX_M ? 256 : 0;
 }
 
+/* The rows of A in each of swap_ab's tiles (its tiles' columns of C^T, and
+ * the rows its map loads): A's m rows shared evenly by as few tiles as
+ * hold them, rounded up to 8 (a whole group of the 128-byte swizzle): 200
+ * rows at width 128 are two tiles of 104, not 128 and 72, whose box would
+ * reach 56 rows past A. */
+static inline HGEMM_HOST_DEVICE int hgemm_swap_ab_tile_cols(int m, int tile_width)
+{
+    int tiles = (m + tile_width - 1) / tile_width, rows = (m + tiles - 1) / tiles;
+    return (rows + 7) / 8 * 8;
+}
+
 /* swap_ab's tiles: 128 of B's n rows by all of A's, or 64 rows (twice
  * the tiles, one consumer warpgroup each, a deeper ring of
- * HGEMM_SWAP_SHORT_STAGES) at widths 64 and 128 where 128-row tiles would
- * give fewer than half the SMs one. At width 256 the 64-row ring holds 5
- * stages, too few: 0.54 of cuBLAS against 0.64 at 250 x 5000 x 3000, 0.835
- * against 0.845 at 160 x 3072 x 8192 (H100). */
+ * HGEMM_SWAP_SHORT_STAGES) where 128-row tiles would give fewer than half
+ * the SMs one. A 64-row tile is at most 128 wide (past that its ring would
+ * hold 5 stages): A's rows past 128 take two tiles, where the 64-row tiles
+ * then make one wave at most (250 x 5000 x 3000: 79 x 2 tiles, 0.43 of
+ * cuBLAS against 0.63 in 128-row tiles, H200). */
 #define HGEMM_SWAP_SHORT_STAGES(width) ((width) == 64 ? 14 : 9)
 static inline int hgemm_swap_ab_rows(int m, int n, int sms)
 {
-    return hgemm_swap_ab_width(m) <= 128 && 2 * ((n + 127) / 128) < sms ? 64 : 128;
+    if (!hgemm_swap_ab_width(m) || 2 * ((n + 127) / 128) >= sms) return 128;
+    long long across = hgemm_swap_ab_width(m) > 128 ? 2 : 1;
+    return (n + 63) / 64 * across <= sms ? 64 : 128;
 }
 
-/* The rows of A that swap_ab loads: m rounded up to 8 (a whole group of
- * the 128-byte swizzle), at most its width. */
-static inline HGEMM_HOST_DEVICE int hgemm_swap_ab_box_rows(int m)
+/* The width of swap_ab's tiles (of its wgmma): 64-row tiles at most 128. */
+static inline int hgemm_swap_ab_tile_width(int m, int rows)
 {
-    int rows = (m + 7) / 8 * 8, width = hgemm_swap_ab_width(m);
-    return rows < width ? rows : width;
+    int width = hgemm_swap_ab_width(m);
+    return rows == 64 && width > 128 ? 128 : width;
 }
 
 /* swap_ab's slices, over its tiles. 128-row tiles are enough from half
@@ -160,10 +173,11 @@ static inline HGEMM_HOST_DEVICE int hgemm_swap_ab_box_rows(int m)
  *   tiles 0.87 (128 x 4096 x 14336) where split_k gave 0.89. */
 static inline int hgemm_swap_ab_splits(int m, int n, int k, int sms, double stream_bytes)
 {
-    int rows = hgemm_swap_ab_rows(m, n, sms), width = hgemm_swap_ab_width(m);
+    int rows = hgemm_swap_ab_rows(m, n, sms), width = hgemm_swap_ab_tile_width(m, rows);
     double in_flight = HGEMM_SWAP_SHORT_STAGES(width) * 64 * 128;
     int enough = rows == 128 ? (sms + 1) / 2 : (int)ceil(stream_bytes / in_flight);
-    return hgemm_split_count((n + rows - 1) / rows, k, sms, enough);
+    int cols = hgemm_swap_ab_tile_cols(m, width);
+    return hgemm_split_count((long long)((n + rows - 1) / rows) * ((m + cols - 1) / cols), k, sms, enough);
 }
 
 /* Bytes in flight that keep DRAM streaming: `dram_gbps` (the device's

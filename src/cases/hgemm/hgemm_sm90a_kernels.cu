@@ -279,7 +279,13 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
     uint8_t *shared = aligned_1024(raw_shared);
     uint64_t *full = reinterpret_cast<uint64_t *>(shared + STAGES * S::STAGE_BYTES), *empty = full + STAGES;
     uint32_t ring = smem_address(shared);
-    int tiles_m = hgemm_ceil_div(m, S::BM), tiles_n = hgemm_ceil_div(n, BN), k_tiles = hgemm_ceil_div(k, HGEMM_TILE_K);
+    /* TRANSPOSED_C (swap_ab): a tile's columns are A's rows, as many as
+     * hgemm_swap_ab_tile_cols gives (at most BN), and b_map's box is that
+     * tall: the rows past A only feed columns of C^T that are never stored,
+     * and TMA's zero fill of rows outside a matrix costs time. */
+    int tile_cols = TRANSPOSED_C ? hgemm_swap_ab_tile_cols(n, BN) : BN;
+    int tiles_m = hgemm_ceil_div(m, S::BM), tiles_n = hgemm_ceil_div(n, tile_cols);
+    int k_tiles = hgemm_ceil_div(k, HGEMM_TILE_K);
     /* A unit is CLUSTER tiles stacked in one tile column, one a block of
      * the cluster, which share their B tile. A work item is a unit and a
      * slice of K (splits > 1: split_k and swap_ab, whose slice s goes to
@@ -302,11 +308,7 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
     };
     if (warpgroup == 0) {
         setmaxnreg_decrease<WS_PRODUCER_REGISTERS>();
-        /* TRANSPOSED_C (swap_ab): b_map's box is A's m rows rounded up to 8
-         * (hgemm_swap_ab_box_rows), no more: the rows past them only feed
-         * columns of C^T past its edge, never stored, and TMA's zero fill
-         * of rows outside a matrix costs time. */
-        int stage_bytes = S::A_BYTES + (TRANSPOSED_C ? hgemm_swap_ab_box_rows(n) : BN) * HGEMM_ROW_BYTES;
+        int stage_bytes = S::A_BYTES + tile_cols * HGEMM_ROW_BYTES;
         if (threadIdx.x == 0) {
             for (int item = first; item < items; item += step) {
                 int unit_m, tile_n, split = item / units;
@@ -330,7 +332,7 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
                                               t * HGEMM_TILE_K, tile_n * BN + rank * share, &full[s],
                                               (1 << CLUSTER) - 1);
                     else
-                        tma_load_tile(stage + S::A_BYTES, b_map, tile_n * BN, t, &full[s]);
+                        tma_load_tile(stage + S::A_BYTES, b_map, tile_n * tile_cols, t, &full[s]);
                     next_stage();
                 }
             }
@@ -366,8 +368,10 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
             }
             wgmma_wait<0>();
             release(previous);
-            wgmma_store<BN, TRANSPOSED_C>(c + (size_t)split * m * n, m, n, tile_m * S::BM + 64 * consumer,
-                                          tile_n * BN, acc);
+            /* C^T's columns past the tile's are the next tile's */
+            int col0 = tile_n * tile_cols, store_n = TRANSPOSED_C ? min(n, col0 + tile_cols) : n;
+            wgmma_store<BN, TRANSPOSED_C>(c + (size_t)split * m * n, m, store_n, tile_m * S::BM + 64 * consumer, col0,
+                                          acc);
         }
     }
     /* A peer may still arrive on this block's barriers. */
@@ -420,7 +424,8 @@ static cudaLaunchConfig_t warp_specialized_config(int m, int n, int splits, int 
     typedef ws_shape<BN, STAGES, CONSUMERS> S;
     allow_shared_bytes<warp_specialized_kernel<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C, CONSUMERS>>(
         S::SHARED_BYTES);
-    int tiles_m = hgemm_ceil_div(m, S::BM), tiles_n = hgemm_ceil_div(n, BN);
+    int tiles_m = hgemm_ceil_div(m, S::BM);
+    int tiles_n = hgemm_ceil_div(n, TRANSPOSED_C ? hgemm_swap_ab_tile_cols(n, BN) : BN);
     long long items = (long long)hgemm_ceil_div(tiles_m, CLUSTER) * CLUSTER * tiles_n * splits;
     cudaLaunchConfig_t config = cluster_config(items < blocks ? (unsigned)items : (unsigned)blocks, S::THREADS,
                                                S::SHARED_BYTES, CLUSTER, cluster, stream);
@@ -701,7 +706,7 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  * blocks) or 2 (128 blocks, M halved), one kernel of 15.8 and 16.4 us,
  * where this rung's product took 16.7 us and its sum 3.8-5.4 more. Two
  * changes followed (2026-11-26):
- *   A's box is its m rows rounded up to 8 (hgemm_swap_ab_box_rows), not the
+ *   A's box is its m rows rounded up to 8 (hgemm_swap_ab_tile_cols), not the
  *   width: TMA's zero fill of the rows past A cost time (64-row tiles,
  *   unsplit, at 4096 x 4096: 21.2 us at M = 17, 19.9 at 24, 18.3 at 48,
  *   17.8 at 64, with the same bytes read; after the change 17.4-17.6 at 17
@@ -723,7 +728,18 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  *                         tiles; the box alone)
  *   77 x 5000 x 3000      0.650 / 0.660 against 0.687 / 0.687: 79 tiles of
  *                         47 k-tiles each, where 40 x 3 slices did better
- * Width 256 keeps 128-row tiles (hgemm_swap_ab_rows). */
+ * Then M from 129 to 256: 64-row tiles 128 wide, A's rows in two tiles of
+ * equal width rounded up to 8 (hgemm_swap_ab_tile_cols: 104 each at M =
+ * 200, whose boxes end at A's edge), where those tiles make one wave at
+ * most; else 128-row tiles 256 wide. H100, one call, against the rung
+ * before: 1.040 against 0.805 at 129 x 4096 x 4096, 0.906 against 0.759 at
+ * 200 x 4096 x 4096, 1.152 against 0.745 at 256 x 4096 x 4096, 0.990
+ * against 0.859 at 160 x 3072 x 8192; 0.946 at 256 x 256 x 65536 (8 tiles
+ * in 16 slices) where split_k gives 0.869. A first try that cut A's rows
+ * as 128 and the rest lost where the rest was short (0.520 against 0.772
+ * at 129 x 4096 x 4096: a box of 127 rows past A), and without the
+ * one-wave limit 250 x 5000 x 3000 fell to 0.43 of cuBLAS from 0.63 (H200:
+ * 79 x 2 tiles). */
 constexpr int SWAP_64_STAGES = 8;
 
 template <int WIDTH, int STAGES, int CONSUMERS>
@@ -753,7 +769,10 @@ extern "C" void hgemm_swap_ab(const hgemm_problem *p, cudaStream_t stream)
             launch_swap_ab<128, WS_128_STAGES, 2>(p, p->a_rows_swap, stream);
         break;
     default:
-        launch_swap_ab<256, WS_256_STAGES, 2>(p, p->a_rows_swap, stream);
+        if (short_rows)
+            launch_swap_ab<128, HGEMM_SWAP_SHORT_STAGES(128), 1>(p, p->a_rows_swap, stream);
+        else
+            launch_swap_ab<256, WS_256_STAGES, 2>(p, p->a_rows_swap, stream);
     }
 }
 

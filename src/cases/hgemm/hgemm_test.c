@@ -165,21 +165,29 @@ static void test_swap_ab_splits(void)
     EXPECT(hgemm_swap_ab_width(65) == 128 && hgemm_swap_ab_width(128) == 128);
     EXPECT(hgemm_swap_ab_width(129) == 256 && hgemm_swap_ab_width(256) == 256);
     EXPECT(hgemm_swap_ab_width(257) == 0);
-    EXPECT(hgemm_swap_ab_box_rows(1) == 8 && hgemm_swap_ab_box_rows(17) == 24 && hgemm_swap_ab_box_rows(64) == 64);
-    EXPECT(hgemm_swap_ab_box_rows(65) == 72 && hgemm_swap_ab_box_rows(200) == 200);
-    EXPECT(hgemm_swap_ab_box_rows(256) == 256);
+    EXPECT(hgemm_swap_ab_tile_cols(1, 64) == 8 && hgemm_swap_ab_tile_cols(17, 64) == 24);
+    EXPECT(hgemm_swap_ab_tile_cols(64, 64) == 64 && hgemm_swap_ab_tile_cols(65, 128) == 72);
+    EXPECT(hgemm_swap_ab_tile_cols(200, 256) == 200 && hgemm_swap_ab_tile_cols(200, 128) == 104);
+    EXPECT(hgemm_swap_ab_tile_cols(129, 128) == 72 && hgemm_swap_ab_tile_cols(256, 128) == 128);
+    EXPECT(hgemm_swap_ab_tile_width(200, 64) == 128 && hgemm_swap_ab_tile_width(200, 128) == 256);
+    EXPECT(hgemm_swap_ab_tile_width(100, 64) == 128 && hgemm_swap_ab_tile_width(17, 64) == 64);
     EXPECT(hgemm_swap_ab_rows(32, 11008, 132) == 128 && hgemm_swap_ab_rows(32, 8448, 132) == 128); /* 86, 66 */
     EXPECT(hgemm_swap_ab_rows(32, 8320, 132) == 64 && hgemm_swap_ab_rows(128, 4096, 132) == 64);  /* 65, 32 */
-    EXPECT(hgemm_swap_ab_rows(129, 4096, 132) == 128); /* width 256: 128-row tiles always */
+    EXPECT(hgemm_swap_ab_rows(129, 4096, 132) == 64);  /* 64 tiles by 2 of 72 of A's rows */
+    EXPECT(hgemm_swap_ab_rows(250, 5000, 132) == 128); /* 79 x 2 tiles of 64 rows: more than a wave */
+    EXPECT(hgemm_swap_ab_rows(64, 8320, 132) == 64);   /* 130 tiles of 64 rows, A's in one */
     EXPECT(SPLITS_H100(32, 11008, 4096, 132) == 1);  /* 86 tiles of 128 rows */
     EXPECT(SPLITS_H100(64, 2368, 4096, 132) == 1);   /* width 64: 37 tiles keep 4 MB of B in flight */
     EXPECT(SPLITS_H100(64, 2304, 4096, 132) == 3);   /* 36 do not: 132 / 36 slices */
     EXPECT(SPLITS_H100(128, 3648, 4096, 132) == 1);  /* width 128: 57 tiles */
     EXPECT(SPLITS_H100(128, 3584, 4096, 132) == 2);  /* 56 */
-    EXPECT(SPLITS_H100(200, 4096, 4096, 132) == 4);  /* width 256: 32 tiles of 128 rows */
+    EXPECT(SPLITS_H100(200, 4096, 4096, 132) == 1);  /* 64 tiles of 64 rows by 2 of 104 of A's rows */
+    EXPECT(SPLITS_H100(200, 2048, 8192, 132) == 1);  /* 32 by 2: 64 tiles of 72 KB in flight */
+    EXPECT(SPLITS_H100(200, 1536, 8192, 132) == 2);  /* 24 by 2: 48 */
+    EXPECT(SPLITS_H100(200, 11008, 4096, 132) == 1); /* 86 tiles of 128 rows at width 256 */
     EXPECT(SPLITS_H100(40, 1000, 700, 132) == 2);    /* the test size: 16 tiles, 11 k-tiles */
     EXPECT(SPLITS_H100(16, 300, 129, 132) == 1);     /* 3 k-tiles: nothing to cut */
-    EXPECT(SPLITS_H100(200, 136, 4000, 132) == 15);  /* 2 tiles, 63 k-tiles */
+    EXPECT(SPLITS_H100(200, 136, 4000, 132) == 15);  /* 3 tiles by 2, 63 k-tiles: 15 slices at most */
     /* an H200's 4915 GB/s: 6.1 MB, enough from 54 tiles at width 64 */
     EXPECT(hgemm_swap_ab_splits(64, 3456, 4096, 132, hgemm_stream_bytes(4915)) == 1); /* 54 tiles */
     EXPECT(hgemm_swap_ab_splits(64, 3392, 8192, 132, hgemm_stream_bytes(4915)) == 2); /* 53 */
