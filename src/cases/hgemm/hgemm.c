@@ -108,7 +108,7 @@ int hgemm_encode_tensor_maps(hgemm_problem *p, char *err, size_t err_len)
         return -1;
     if (hgemm_swap_ab_width(p->m) &&
         encode_map(&p->a_rows_swap, p->a, p->m, p->k, p->ld,
-                   hgemm_swap_ab_tile_cols(p->m, hgemm_swap_ab_tile_width(p->m, p->swap_ab_rows)), err, err_len))
+                   hgemm_swap_ab_tile_cols(p->m, p->swap_ab_tile_width), err, err_len))
         return -1;
     return 0;
 }
@@ -300,6 +300,7 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
     CUDA_CHECK(cudaDeviceGetAttribute(&s->sms, cudaDevAttrMultiProcessorCount, device));
     p->split_k = hgemm_split_k_count(p->m, p->n, p->k, s->sms);
     p->swap_ab_rows = hgemm_swap_ab_rows(p->m, p->n, s->sms);
+    p->swap_ab_tile_width = hgemm_swap_ab_tile_width(p->m, p->n, s->sms);
     p->swap_ab_splits = hgemm_swap_ab_width(p->m) ? hgemm_swap_ab_splits(p->m, p->n, p->k, s->sms,
                                                                          hgemm_stream_bytes(ladder_peak_dram_gbps(device)))
                                                   : 1;

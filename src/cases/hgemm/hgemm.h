@@ -39,7 +39,7 @@ typedef struct hgemm_problem {
      * neither splits. */
     float *partials;
     int split_k, swap_ab_splits;
-    int swap_ab_rows; /* hgemm_swap_ab_rows */
+    int swap_ab_rows, swap_ab_tile_width; /* hgemm_swap_ab_rows, hgemm_swap_ab_tile_width */
     /* Blocks of persistent_multicast resident at once, in clusters of two
      * (hgemm_cluster_blocks); 0 where no such cluster fits. */
     int cluster_blocks;
@@ -150,11 +150,18 @@ static inline int hgemm_swap_ab_rows(int m, int n, int sms)
     return (n + 63) / 64 * across <= sms ? 64 : 128;
 }
 
-/* The width of swap_ab's tiles (of its wgmma): 64-row tiles at most 128. */
-static inline int hgemm_swap_ab_tile_width(int m, int rows)
+/* The width of swap_ab's tiles (of its wgmma): 64-row tiles at most 128;
+ * 128-row tiles too where A's rows in two tiles still make one wave at
+ * most (the 6-stage ring of width 128, not the 4 of width 256). H100,
+ * 128 wide against 256: 0.86 against 0.66 at 192 x 6144 x 4096 (96 tiles),
+ * 0.95 against 0.80 at 200 x 8192 x 8192 (128); past one wave 0.70 against
+ * 0.84 at 200 x 11008 x 4096 (172), 0.89 against 0.96 at 160 x 16384 x 4096,
+ * 0.88 against 1.00 at 256 x 14336 x 4096. */
+static inline int hgemm_swap_ab_tile_width(int m, int n, int sms)
 {
     int width = hgemm_swap_ab_width(m);
-    return rows == 64 && width > 128 ? 128 : width;
+    if (width <= 128) return width;
+    return hgemm_swap_ab_rows(m, n, sms) == 64 || 2 * ((n + 127) / 128) <= sms ? 128 : width;
 }
 
 /* swap_ab's slices, over its tiles. 128-row tiles are enough from half
@@ -173,7 +180,7 @@ static inline int hgemm_swap_ab_tile_width(int m, int rows)
  *   tiles 0.87 (128 x 4096 x 14336) where split_k gave 0.89. */
 static inline int hgemm_swap_ab_splits(int m, int n, int k, int sms, double stream_bytes)
 {
-    int rows = hgemm_swap_ab_rows(m, n, sms), width = hgemm_swap_ab_tile_width(m, rows);
+    int rows = hgemm_swap_ab_rows(m, n, sms), width = hgemm_swap_ab_tile_width(m, n, sms);
     double in_flight = HGEMM_SWAP_SHORT_STAGES(width) * 64 * 128;
     int enough = rows == 128 ? (sms + 1) / 2 : (int)ceil(stream_bytes / in_flight);
     int cols = hgemm_swap_ab_tile_cols(m, width);

@@ -29,10 +29,11 @@ int main(void)
      * (64: 16, 40 in 2 slices, 17 x 999 in 2 slices summed a float at a
      * time, C's 16983 floats being no multiple of 4; 128: 100; 256: 129,
      * 200 in 15 slices), in 64-row tiles and, where N is large (8500), in
-     * 128-row ones. */
+     * 128-row ones; 200 x 8400 in 128-row tiles of two 104-wide halves of
+     * A (66 x 2 tiles on 132 SMs). */
     const char *sizes[] = {"256x256x256", "129x257x95",  "1x256x256",   "256x1x256",  "130x300x1",
                            "16x300x95",   "300x7x1003",  "200x136x4000", "40x1000x700", "17x999x700",
-                           "100x300x129", "20x8500x70",  "100x8500x70"};
+                           "100x300x129", "20x8500x70",  "100x8500x70", "200x8400x70"};
     int ran = 0;
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
         void *state = create_case_or_die(&hgemm_case, sizes[i]);

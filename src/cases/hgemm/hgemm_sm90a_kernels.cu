@@ -739,7 +739,10 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  * as 128 and the rest lost where the rest was short (0.520 against 0.772
  * at 129 x 4096 x 4096: a box of 127 rows past A), and without the
  * one-wave limit 250 x 5000 x 3000 fell to 0.43 of cuBLAS from 0.63 (H200:
- * 79 x 2 tiles). */
+ * 79 x 2 tiles). Where they make more, 128-row tiles in the same two
+ * widths, where those make one wave (hgemm_swap_ab_tile_width): 0.86
+ * against 0.66 at 192 x 6144 x 4096, 0.95 against 0.80 at 200 x 8192 x
+ * 8192 (H100). */
 constexpr int SWAP_64_STAGES = 8;
 
 template <int WIDTH, int STAGES, int CONSUMERS>
@@ -755,7 +758,7 @@ static void launch_swap_ab(const hgemm_problem *p, const CUtensorMap &a_map, cud
 extern "C" void hgemm_swap_ab(const hgemm_problem *p, cudaStream_t stream)
 {
     bool short_rows = p->swap_ab_rows == 64;
-    switch (hgemm_swap_ab_width(p->m)) {
+    switch (p->swap_ab_tile_width) {
     case 64:
         if (short_rows)
             launch_swap_ab<64, HGEMM_SWAP_SHORT_STAGES(64), 1>(p, p->a_rows_swap, stream);
@@ -768,11 +771,8 @@ extern "C" void hgemm_swap_ab(const hgemm_problem *p, cudaStream_t stream)
         else
             launch_swap_ab<128, WS_128_STAGES, 2>(p, p->a_rows_swap, stream);
         break;
-    default:
-        if (short_rows)
-            launch_swap_ab<128, HGEMM_SWAP_SHORT_STAGES(128), 1>(p, p->a_rows_swap, stream);
-        else
-            launch_swap_ab<256, WS_256_STAGES, 2>(p, p->a_rows_swap, stream);
+    default: /* 128-row tiles */
+        launch_swap_ab<256, WS_256_STAGES, 2>(p, p->a_rows_swap, stream);
     }
 }
 

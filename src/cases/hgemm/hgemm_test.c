@@ -169,8 +169,11 @@ static void test_swap_ab_splits(void)
     EXPECT(hgemm_swap_ab_tile_cols(64, 64) == 64 && hgemm_swap_ab_tile_cols(65, 128) == 72);
     EXPECT(hgemm_swap_ab_tile_cols(200, 256) == 200 && hgemm_swap_ab_tile_cols(200, 128) == 104);
     EXPECT(hgemm_swap_ab_tile_cols(129, 128) == 72 && hgemm_swap_ab_tile_cols(256, 128) == 128);
-    EXPECT(hgemm_swap_ab_tile_width(200, 64) == 128 && hgemm_swap_ab_tile_width(200, 128) == 256);
-    EXPECT(hgemm_swap_ab_tile_width(100, 64) == 128 && hgemm_swap_ab_tile_width(17, 64) == 64);
+    EXPECT(hgemm_swap_ab_tile_width(200, 4096, 132) == 128);  /* 64-row tiles */
+    EXPECT(hgemm_swap_ab_tile_width(192, 6144, 132) == 128);  /* 128-row tiles, 48 x 2 */
+    EXPECT(hgemm_swap_ab_tile_width(200, 8448, 132) == 128);  /* 66 x 2 */
+    EXPECT(hgemm_swap_ab_tile_width(200, 8576, 132) == 256);  /* 67 x 2: past a wave */
+    EXPECT(hgemm_swap_ab_tile_width(100, 8576, 132) == 128 && hgemm_swap_ab_tile_width(17, 64, 132) == 64);
     EXPECT(hgemm_swap_ab_rows(32, 11008, 132) == 128 && hgemm_swap_ab_rows(32, 8448, 132) == 128); /* 86, 66 */
     EXPECT(hgemm_swap_ab_rows(32, 8320, 132) == 64 && hgemm_swap_ab_rows(128, 4096, 132) == 64);  /* 65, 32 */
     EXPECT(hgemm_swap_ab_rows(129, 4096, 132) == 64);  /* 64 tiles by 2 of 72 of A's rows */
