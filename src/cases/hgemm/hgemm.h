@@ -119,7 +119,7 @@ static inline int hgemm_split_k_count(int m, int n, int k, int sms)
  * 64, 128 or 256 wide, the least that holds m; 0 past 256 (the square-tile
  * rungs' shapes). */
 #define HGEMM_SWAP_AB_MAX_M 256
-static inline HGEMM_HOST_DEVICE int hgemm_swap_ab_width(int m)
+static inline int hgemm_swap_ab_width(int m)
 {
     return m <= 64 ? 64 : m <= 128 ? 128 : m <= HGEMM_SWAP_AB_MAX_M ? 256 : 0;
 }
