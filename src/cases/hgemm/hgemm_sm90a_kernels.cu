@@ -268,6 +268,15 @@ struct ws_shape {
     static_assert(SHARED_BYTES <= 227 * 1024, "fits Hopper's 227 KB a block");
 };
 
+/* A tile's columns of the kernel's product: BN, or with TRANSPOSED_C
+ * (swap_ab, whose columns of C^T are A's rows) as many as
+ * hgemm_swap_ab_tile_cols gives, at most BN. */
+template <int BN, bool TRANSPOSED_C>
+__host__ __device__ __forceinline__ int ws_tile_cols(int n)
+{
+    return TRANSPOSED_C ? hgemm_swap_ab_tile_cols(n, BN) : BN;
+}
+
 template <int BN, int STAGES, bool PERSISTENT, int CLUSTER, bool TRANSPOSED_C = false, int CONSUMERS = 2>
 __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
     warp_specialized_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
@@ -279,11 +288,10 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
     uint8_t *shared = aligned_1024(raw_shared);
     uint64_t *full = reinterpret_cast<uint64_t *>(shared + STAGES * S::STAGE_BYTES), *empty = full + STAGES;
     uint32_t ring = smem_address(shared);
-    /* TRANSPOSED_C (swap_ab): a tile's columns are A's rows, as many as
-     * hgemm_swap_ab_tile_cols gives (at most BN), and b_map's box is that
-     * tall: the rows past A only feed columns of C^T that are never stored,
-     * and TMA's zero fill of rows outside a matrix costs time. */
-    int tile_cols = TRANSPOSED_C ? hgemm_swap_ab_tile_cols(n, BN) : BN;
+    /* b_map's box is tile_cols tall: with TRANSPOSED_C, rows past A would
+     * only feed columns of C^T that are never stored, and TMA's zero fill of
+     * rows outside a matrix costs time. */
+    int tile_cols = ws_tile_cols<BN, TRANSPOSED_C>(n);
     int tiles_m = hgemm_ceil_div(m, S::BM), tiles_n = hgemm_ceil_div(n, tile_cols);
     int k_tiles = hgemm_ceil_div(k, HGEMM_TILE_K);
     /* A unit is CLUSTER tiles stacked in one tile column, one a block of
@@ -425,7 +433,7 @@ static cudaLaunchConfig_t warp_specialized_config(int m, int n, int splits, int 
     allow_shared_bytes<warp_specialized_kernel<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C, CONSUMERS>>(
         S::SHARED_BYTES);
     int tiles_m = hgemm_ceil_div(m, S::BM);
-    int tiles_n = hgemm_ceil_div(n, TRANSPOSED_C ? hgemm_swap_ab_tile_cols(n, BN) : BN);
+    int tiles_n = hgemm_ceil_div(n, ws_tile_cols<BN, TRANSPOSED_C>(n));
     long long items = (long long)hgemm_ceil_div(tiles_m, CLUSTER) * CLUSTER * tiles_n * splits;
     cudaLaunchConfig_t config = cluster_config(items < blocks ? (unsigned)items : (unsigned)blocks, S::THREADS,
                                                S::SHARED_BYTES, CLUSTER, cluster, stream);
@@ -746,12 +754,12 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
 constexpr int SWAP_64_STAGES = 8;
 
 template <int WIDTH, int STAGES, int CONSUMERS>
-static void launch_swap_ab(const hgemm_problem *p, const CUtensorMap &a_map, cudaStream_t stream)
+static void launch_swap_ab(const hgemm_problem *p, cudaStream_t stream)
 {
     int splits = p->swap_ab_splits;
     launch_warp_specialized<WIDTH, STAGES, true, 1, true, CONSUMERS>(
-        CONSUMERS == 1 ? p->b_rows64 : p->b_rows128, a_map, splits > 1 ? p->partials : p->c, p->n, p->m, p->k,
-        splits, multiprocessors(), stream);
+        CONSUMERS == 1 ? p->b_rows64 : p->b_rows128, p->a_rows_swap, splits > 1 ? p->partials : p->c, p->n, p->m,
+        p->k, splits, multiprocessors(), stream);
     if (splits > 1) split_k_reduce(p, splits, stream);
 }
 
@@ -761,18 +769,18 @@ extern "C" void hgemm_swap_ab(const hgemm_problem *p, cudaStream_t stream)
     switch (p->swap_ab_tile_width) {
     case 64:
         if (short_rows)
-            launch_swap_ab<64, HGEMM_SWAP_SHORT_STAGES(64), 1>(p, p->a_rows_swap, stream);
+            launch_swap_ab<64, HGEMM_SWAP_SHORT_STAGES(64), 1>(p, stream);
         else
-            launch_swap_ab<64, SWAP_64_STAGES, 2>(p, p->a_rows_swap, stream);
+            launch_swap_ab<64, SWAP_64_STAGES, 2>(p, stream);
         break;
     case 128:
         if (short_rows)
-            launch_swap_ab<128, HGEMM_SWAP_SHORT_STAGES(128), 1>(p, p->a_rows_swap, stream);
+            launch_swap_ab<128, HGEMM_SWAP_SHORT_STAGES(128), 1>(p, stream);
         else
-            launch_swap_ab<128, WS_128_STAGES, 2>(p, p->a_rows_swap, stream);
+            launch_swap_ab<128, WS_128_STAGES, 2>(p, stream);
         break;
     default: /* 128-row tiles */
-        launch_swap_ab<256, WS_256_STAGES, 2>(p, p->a_rows_swap, stream);
+        launch_swap_ab<256, WS_256_STAGES, 2>(p, stream);
     }
 }
 
