@@ -104,6 +104,7 @@ int hgemm_encode_tensor_maps(hgemm_problem *p, char *err, size_t err_len)
     if (encode_map(&p->a_rows128, p->a, p->m, p->k, p->ld, 128, err, err_len) ||
         encode_map(&p->b_rows64, p->b, p->n, p->k, p->ld, 64, err, err_len) ||
         encode_map(&p->b_rows128, p->b, p->n, p->k, p->ld, 128, err, err_len) ||
+        encode_map(&p->b_rows192, p->b, p->n, p->k, p->ld, 192, err, err_len) ||
         encode_map(&p->b_rows256, p->b, p->n, p->k, p->ld, 256, err, err_len))
         return -1;
     if (hgemm_swap_ab_width(p->m) &&
@@ -170,7 +171,8 @@ static const ladder_variant hgemm_variants[] = {
     LADDER_RUNG("split_k", "few tiles, long K: work items are tiles x slices of K, FP32 partials added in a fixed "
                            "order by a second kernel", SM90A(hgemm_split_k), NEEDS_SM90A),
     LADDER_RUNG("swap_ab", "M 17-256: C^T = B A^T, A's few rows as wgmma's N (64, 128, 256), B's rows spread over "
-                           "the SMs (64 a block, in a deeper ring, where 128 would leave half of them idle); K "
+                           "the SMs (64 a block, in a deeper ring, where 128 would leave half of them idle; 192 "
+                           "where 128 would pass a wave); K "
                            "split where the tiles keep too little of B in flight", SM90A(hgemm_swap_ab), NEEDS_SM90A),
     LADDER_RUNG("gemv_mma", "M or N <= 16 (decode): stream the large operand once with 16-byte loads, warps split K, "
                             "mma.sync", hgemm_gemv_mma, NEEDS_SM80),

@@ -28,11 +28,12 @@ typedef struct hgemm_problem {
     float *c;
     int m, n, k, ld;
     /* The TMA rungs' tensor maps (hgemm_encode_tensor_maps): A in boxes of
-     * 128 rows, B in boxes of 64 (swap_ab's short tiles), 128 and 256 rows,
+     * 128 rows, B in boxes of 64 (swap_ab's short tiles), 128, 192 (swap_ab's
+     * tall ones) and 256 rows,
      * and for swap_ab A in boxes of hgemm_swap_ab_tile_cols rows (unset
      * past HGEMM_SWAP_AB_MAX_M); each box 64 elements (128 bytes) of K,
      * 128-byte swizzle, zeros outside the matrix. */
-    CUtensorMap a_rows128, b_rows64, b_rows128, b_rows256, a_rows_swap;
+    CUtensorMap a_rows128, b_rows64, b_rows128, b_rows192, b_rows256, a_rows_swap;
     /* The split-K rungs' FP32 partial products: split_k slices of m x n
      * for split_k (hgemm_split_k_count), swap_ab_splits for swap_ab
      * (hgemm_swap_ab_splits), room for the more of the two; NULL where
@@ -141,18 +142,21 @@ static inline HGEMM_HOST_DEVICE int hgemm_swap_ab_tile_cols(int m, int tile_widt
  * the SMs one. A 64-row tile is at most 128 wide (past that its ring would
  * hold 5 stages): A's rows past 128 take two tiles, where the 64-row tiles
  * then make one wave at most (250 x 5000 x 3000: 79 x 2 tiles, 0.43 of
- * cuBLAS against 0.63 in 128-row tiles, H200). */
+ * cuBLAS against 0.63 in 128-row tiles, H200). Where A's rows past 128 in
+ * two tiles of 128 rows would make more than a wave, 192 rows (three
+ * consumer warpgroups) where those make one: cuBLAS's own shape there. */
 #define HGEMM_SWAP_SHORT_STAGES(width) ((width) == 64 ? 14 : 9)
 static inline int hgemm_swap_ab_rows(int m, int n, int sms)
 {
+    if (hgemm_swap_ab_width(m) > 128 && 2 * ((n + 127) / 128) > sms && 2 * ((n + 191) / 192) <= sms) return 192;
     if (!hgemm_swap_ab_width(m) || 2 * ((n + 127) / 128) >= sms) return 128;
     long long across = hgemm_swap_ab_width(m) > 128 ? 2 : 1;
     return (n + 63) / 64 * across <= sms ? 64 : 128;
 }
 
-/* The width of swap_ab's tiles (of its wgmma): 64-row tiles at most 128;
- * 128-row tiles too where A's rows in two tiles still make one wave at
- * most (the 6-stage ring of width 128, not the 4 of width 256). H100,
+/* The width of swap_ab's tiles (of its wgmma): 64- and 192-row tiles at
+ * most 128; 128-row tiles too where A's rows in two tiles still make one
+ * wave at most (the 6-stage ring of width 128, not the 4 of width 256). H100,
  * 128 wide against 256: 0.86 against 0.66 at 192 x 6144 x 4096 (96 tiles),
  * 0.95 against 0.80 at 200 x 8192 x 8192 (128); past one wave 0.70 against
  * 0.84 at 200 x 11008 x 4096 (172), 0.89 against 0.96 at 160 x 16384 x 4096,
@@ -161,7 +165,8 @@ static inline int hgemm_swap_ab_tile_width(int m, int n, int sms)
 {
     int width = hgemm_swap_ab_width(m);
     if (width <= 128) return width;
-    return hgemm_swap_ab_rows(m, n, sms) == 64 || 2 * ((n + 127) / 128) <= sms ? 128 : width;
+    int rows = hgemm_swap_ab_rows(m, n, sms);
+    return rows != 128 || 2 * ((n + 127) / 128) <= sms ? 128 : width;
 }
 
 /* swap_ab's slices, over its tiles. 128-row tiles are enough from half
@@ -182,7 +187,7 @@ static inline int hgemm_swap_ab_splits(int m, int n, int k, int sms, double stre
 {
     int rows = hgemm_swap_ab_rows(m, n, sms), width = hgemm_swap_ab_tile_width(m, n, sms);
     double in_flight = HGEMM_SWAP_SHORT_STAGES(width) * 64 * 128;
-    int enough = rows == 128 ? (sms + 1) / 2 : (int)ceil(stream_bytes / in_flight);
+    int enough = rows != 64 ? (sms + 1) / 2 : (int)ceil(stream_bytes / in_flight);
     int cols = hgemm_swap_ab_tile_cols(m, width);
     return hgemm_split_count((long long)((n + rows - 1) / rows) * ((m + cols - 1) / cols), k, sms, enough);
 }

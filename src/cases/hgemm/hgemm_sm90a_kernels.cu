@@ -256,13 +256,15 @@ __device__ __forceinline__ int k_slice_begin(int slice, int k_tiles, int slices)
     return (int)((long long)slice * k_tiles / slices);
 }
 
-constexpr int WS_PRODUCER_REGISTERS = 40, WS_CONSUMER_REGISTERS = 232, WS_GROUP_M = 8;
+constexpr int WS_PRODUCER_REGISTERS = 40, WS_GROUP_M = 8;
 
 /* A block tile of 64 x CONSUMERS rows by BN, a consumer warpgroup each 64
- * rows, beside the producer's warpgroup. */
+ * rows, beside the producer's warpgroup; each consumer takes the registers
+ * the producer gives back (232 of two, 152 of three: 64K a block). */
 template <int BN, int STAGES, int CONSUMERS = 2>
 struct ws_shape {
     static constexpr int BM = 64 * CONSUMERS, THREADS = 128 * (1 + CONSUMERS);
+    static constexpr int CONSUMER_REGISTERS = CONSUMERS == 3 ? 152 : 232;
     static constexpr int A_BYTES = BM * HGEMM_ROW_BYTES, STAGE_BYTES = (BM + BN) * HGEMM_ROW_BYTES;
     static constexpr size_t SHARED_BYTES = (size_t)STAGES * STAGE_BYTES + 2 * STAGES * sizeof(uint64_t) + 1024;
     static_assert(SHARED_BYTES <= 227 * 1024, "fits Hopper's 227 KB a block");
@@ -346,7 +348,7 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
             }
         }
     } else {
-        setmaxnreg_increase<WS_CONSUMER_REGISTERS>();
+        setmaxnreg_increase<S::CONSUMER_REGISTERS>();
         int consumer = warpgroup - 1, lane = threadIdx.x % 32;
         /* Done with a stage: every block that writes into it must hear so
          * before it does again. */
@@ -513,9 +515,14 @@ extern "C" void hgemm_persistent(const hgemm_problem *p, cudaStream_t stream)
  * other has waited on every stage before it: the full barrier's parity
  * cannot tell phases apart, so a consumer a whole tile ahead would take an
  * earlier k-tile for its own (without the named barriers, the run at
- * 4096^3 failed; every test size had fewer k-tiles than stages). Next: the
- * stores through shared memory and TMA, and an order that spreads the
- * blocks' tile changes apart. */
+ * 4096^3 failed; every test size had fewer k-tiles than stages). Also
+ * dropped: the second consumer started 1, 2 or 3 k-tiles behind the first
+ * (a named barrier at its first k-tile), so that the two store their
+ * halves of a tile at different times while the other multiplies: H100,
+ * one call, two rounds, 0.933-0.965 / 0.972-0.976 / 0.939-0.942 against
+ * 0.939 (and 0.906 throttled) / 0.972-0.973 / 0.941-0.942: no change.
+ * Next: the stores through shared memory and TMA, and an order that
+ * spreads the blocks' tile changes apart. */
 extern "C" void hgemm_persistent_multicast(const hgemm_problem *p, cudaStream_t stream)
 {
     launch_warp_specialized<256, WS_256_STAGES, true, 2>(p, p->b_rows128, p->c, 1, p->cluster_blocks, stream);
@@ -750,22 +757,37 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  * 79 x 2 tiles). Where they make more, 128-row tiles in the same two
  * widths, where those make one wave (hgemm_swap_ab_tile_width): 0.86
  * against 0.66 at 192 x 6144 x 4096, 0.95 against 0.80 at 200 x 8192 x
- * 8192 (H100). */
-constexpr int SWAP_64_STAGES = 8;
+ * 8192 (H100).
+ * Then past one wave at M 129-256 (two 128-row tiles across A's rows make
+ * more than the SMs): 192-row tiles (CONSUMERS = 3, 152 registers each,
+ * 5 stages of 40 KB), where those make one wave. Nsight Compute showed
+ * cuBLAS there with 192 x 104 tiles (nvjet 192x104, 116 tiles at 200 x
+ * 11008 x 4096, tensor pipe 52% against our 49% on 86 SMs busy). H100, one
+ * call, two rounds each, against the 128 x 256 tiles before:
+ *   200 x 11008 x 4096   0.959 / 0.969 against 0.838 / 0.846
+ *   256 x 11008 x 4096   0.925 / 0.878 against 0.834 / 0.828
+ *   160 x 9216 x 4096    0.887 / 0.885 against 0.729 / 0.728
+ *   144 x 12288 x 4096   0.937 / 0.938 against 0.875 / 0.874
+ *   200 x 11008 x 8192   0.864 / 0.890 against 0.837 / 0.843
+ *   240 x 10240 x 2048   0.972 / 0.972 against 0.871 / 0.800
+ * In the same session (H100) every other choice the rules could make was
+ * forced at five shapes; none beat the rules' own (K split in 2 or 3 cost
+ * 10-30% where M is 100-250: the partials are as large as C). */
+constexpr int SWAP_64_STAGES = 8, SWAP_TALL_STAGES = 5;
 
 template <int WIDTH, int STAGES, int CONSUMERS>
 static void launch_swap_ab(const hgemm_problem *p, cudaStream_t stream)
 {
     int splits = p->swap_ab_splits;
     launch_warp_specialized<WIDTH, STAGES, true, 1, true, CONSUMERS>(
-        CONSUMERS == 1 ? p->b_rows64 : p->b_rows128, p->a_rows_swap, splits > 1 ? p->partials : p->c, p->n, p->m,
+        CONSUMERS == 1 ? p->b_rows64 : CONSUMERS == 3 ? p->b_rows192 : p->b_rows128, p->a_rows_swap, splits > 1 ? p->partials : p->c, p->n, p->m,
         p->k, splits, multiprocessors(), stream);
     if (splits > 1) split_k_reduce(p, splits, stream);
 }
 
 extern "C" void hgemm_swap_ab(const hgemm_problem *p, cudaStream_t stream)
 {
-    bool short_rows = p->swap_ab_rows == 64;
+    bool short_rows = p->swap_ab_rows == 64, tall_rows = p->swap_ab_rows == 192;
     switch (p->swap_ab_tile_width) {
     case 64:
         if (short_rows)
@@ -776,6 +798,8 @@ extern "C" void hgemm_swap_ab(const hgemm_problem *p, cudaStream_t stream)
     case 128:
         if (short_rows)
             launch_swap_ab<128, HGEMM_SWAP_SHORT_STAGES(128), 1>(p, stream);
+        else if (tall_rows)
+            launch_swap_ab<128, SWAP_TALL_STAGES, 3>(p, stream);
         else
             launch_swap_ab<128, WS_128_STAGES, 2>(p, stream);
         break;
@@ -795,6 +819,7 @@ extern "C" size_t hgemm_sm90a_shared_bytes(hgemm_launcher *rung)
         return std::max({ws_shape<64, SWAP_64_STAGES>::SHARED_BYTES, ws_shape<128, WS_128_STAGES>::SHARED_BYTES,
                          ws_shape<256, WS_256_STAGES>::SHARED_BYTES,
                          ws_shape<64, HGEMM_SWAP_SHORT_STAGES(64), 1>::SHARED_BYTES,
-                         ws_shape<128, HGEMM_SWAP_SHORT_STAGES(128), 1>::SHARED_BYTES});
+                         ws_shape<128, HGEMM_SWAP_SHORT_STAGES(128), 1>::SHARED_BYTES,
+                         ws_shape<128, SWAP_TALL_STAGES, 3>::SHARED_BYTES});
     return 0;
 }

@@ -172,13 +172,16 @@ static void test_swap_ab_splits(void)
     EXPECT(hgemm_swap_ab_tile_width(200, 4096, 132) == 128);  /* 64-row tiles */
     EXPECT(hgemm_swap_ab_tile_width(192, 6144, 132) == 128);  /* 128-row tiles, 48 x 2 */
     EXPECT(hgemm_swap_ab_tile_width(200, 8448, 132) == 128);  /* 66 x 2 */
-    EXPECT(hgemm_swap_ab_tile_width(200, 8576, 132) == 256);  /* 67 x 2: past a wave */
+    EXPECT(hgemm_swap_ab_tile_width(200, 8576, 132) == 128);  /* 67 x 2: past a wave; 45 x 2 of 192 rows */
+    EXPECT(hgemm_swap_ab_tile_width(200, 16384, 132) == 256); /* 86 x 2 of 192 rows: past a wave too */
     EXPECT(hgemm_swap_ab_tile_width(100, 8576, 132) == 128 && hgemm_swap_ab_tile_width(17, 64, 132) == 64);
     EXPECT(hgemm_swap_ab_rows(32, 11008, 132) == 128 && hgemm_swap_ab_rows(32, 8448, 132) == 128); /* 86, 66 */
     EXPECT(hgemm_swap_ab_rows(32, 8320, 132) == 64 && hgemm_swap_ab_rows(128, 4096, 132) == 64);  /* 65, 32 */
     EXPECT(hgemm_swap_ab_rows(129, 4096, 132) == 64);  /* 64 tiles by 2 of 72 of A's rows */
     EXPECT(hgemm_swap_ab_rows(250, 5000, 132) == 128); /* 79 x 2 tiles of 64 rows: more than a wave */
     EXPECT(hgemm_swap_ab_rows(64, 8320, 132) == 64);   /* 130 tiles of 64 rows, A's in one */
+    EXPECT(hgemm_swap_ab_rows(200, 11008, 132) == 192 && hgemm_swap_ab_rows(200, 8448, 132) == 128); /* 58, 66 x 2 */
+    EXPECT(hgemm_swap_ab_rows(200, 16384, 132) == 128 && hgemm_swap_ab_rows(128, 11008, 132) == 128); /* 86 x 2, 86 */
     EXPECT(SPLITS_H100(32, 11008, 4096, 132) == 1);  /* 86 tiles of 128 rows */
     EXPECT(SPLITS_H100(64, 2368, 4096, 132) == 1);   /* width 64: 37 tiles keep 4 MB of B in flight */
     EXPECT(SPLITS_H100(64, 2304, 4096, 132) == 3);   /* 36 do not: 132 / 36 slices */
@@ -187,7 +190,8 @@ static void test_swap_ab_splits(void)
     EXPECT(SPLITS_H100(200, 4096, 4096, 132) == 1);  /* 64 tiles of 64 rows by 2 of 104 of A's rows */
     EXPECT(SPLITS_H100(200, 2048, 8192, 132) == 1);  /* 32 by 2: 64 tiles of 72 KB in flight */
     EXPECT(SPLITS_H100(200, 1536, 8192, 132) == 2);  /* 24 by 2: 48 */
-    EXPECT(SPLITS_H100(200, 11008, 4096, 132) == 1); /* 86 tiles of 128 rows at width 256 */
+    EXPECT(SPLITS_H100(200, 11008, 4096, 132) == 1); /* 58 x 2 tiles of 192 rows */
+    EXPECT(SPLITS_H100(200, 16384, 4096, 132) == 1); /* 128 tiles of 128 rows at width 256 */
     EXPECT(SPLITS_H100(40, 1000, 700, 132) == 2);    /* the test size: 16 tiles, 11 k-tiles */
     EXPECT(SPLITS_H100(16, 300, 129, 132) == 1);     /* 3 k-tiles: nothing to cut */
     EXPECT(SPLITS_H100(200, 136, 4000, 132) == 15);  /* 3 tiles by 2, 63 k-tiles: 15 slices at most */

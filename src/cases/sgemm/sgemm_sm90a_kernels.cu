@@ -140,6 +140,9 @@ __device__ __forceinline__ void wgmma_tf32(float (&acc)[BM / 2], const uint32_t 
  *     map whose 8 columns past the tile are out of the tensor (L2 reads 71.0M -> 70.5M
  *     sectors), L2 promotion none or 128 B, streaming stores of C, mbarrier waits with
  *     a suspend-time hint (producer, consumers or both)
+ *     the second consumer 1, 2 or 3 k-tiles behind the first (a named barrier
+ *     at its first k-tile), so that their stores fall apart: 0.971-0.977
+ *     against 0.973-0.976, two rounds each in one call (H100): no change
  *   3xtf32_wgmma / cuBLAS FP32   2.51-2.61 / 2.51-2.61 / 1.31-1.52 (error
  *                                3.1e-7 at 4096^3, cuBLAS FP32's 1.15e-6)
  * The limiter at 4096^3 is power: the board's 700 W cap lowers the SM clock
