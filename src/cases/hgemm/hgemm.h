@@ -127,13 +127,15 @@ static inline int hgemm_swap_ab_width(int m)
 
 /* The rows of A in each of swap_ab's tiles (its tiles' columns of C^T, and
  * the rows its map loads): A's m rows shared evenly by as few tiles as
- * hold them, rounded up to 8 (a whole group of the 128-byte swizzle): 200
- * rows at width 128 are two tiles of 104, not 128 and 72, whose box would
- * reach 56 rows past A. */
+ * hold them, so that no box reaches past A but by a row (TMA's zero fill
+ * of rows outside a matrix is slow): 200 rows at width 128 are two tiles
+ * of 100, not 128 and 72. The wgmma still reads its whole width; the rows
+ * past the box hold a stage's older bytes, and feed only columns of C^T
+ * that are never stored. */
 static inline HGEMM_HOST_DEVICE int hgemm_swap_ab_tile_cols(int m, int tile_width)
 {
-    int tiles = (m + tile_width - 1) / tile_width, rows = (m + tiles - 1) / tiles;
-    return (rows + 7) / 8 * 8;
+    int tiles = (m + tile_width - 1) / tile_width;
+    return (m + tiles - 1) / tiles;
 }
 
 /* swap_ab's tiles: 128 of B's n rows by all of A's, or 64 rows (twice

@@ -721,8 +721,9 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  * blocks) or 2 (128 blocks, M halved), one kernel of 15.8 and 16.4 us,
  * where this rung's product took 16.7 us and its sum 3.8-5.4 more. Two
  * changes followed (2026-11-26):
- *   A's box is its m rows rounded up to 8 (hgemm_swap_ab_tile_cols), not the
- *   width: TMA's zero fill of the rows past A cost time (64-row tiles,
+ *   A's box is its m rows rounded up to 8 (later not rounded at all,
+ *   below), not the width: TMA's zero fill of the rows past A cost time
+ *   (64-row tiles,
  *   unsplit, at 4096 x 4096: 21.2 us at M = 17, 19.9 at 24, 18.3 at 48,
  *   17.8 at 64, with the same bytes read; after the change 17.4-17.6 at 17
  *   and 24).
@@ -772,7 +773,23 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  *   240 x 10240 x 2048   0.972 / 0.972 against 0.871 / 0.800
  * In the same session (H100) every other choice the rules could make was
  * forced at five shapes; none beat the rules' own (K split in 2 or 3 cost
- * 10-30% where M is 100-250: the partials are as large as C). */
+ * 10-30% where M is 100-250: the partials are as large as C).
+ * Then A's boxes exactly its rows' share, no longer rounded up to 8 (no box
+ * past A but by a row; the rows of a stage past the box feed columns never
+ * stored). H100, one call, two rounds against the build before: 0.931 /
+ * 0.931 against 0.906 / 0.894 at 200 x 4096 x 4096, 0.936 / 0.933 against
+ * 0.893 / 0.897 at 129 x 4096 x 4096, 0.668 / 0.671 against 0.645 / 0.646
+ * at 77 x 5000 x 3000, 0.634 / 0.633 against 0.605 / 0.620 at 250 x 5000 x
+ * 3000; level at 17 x 4096^2, 64 x 4096^2, 100 x 4096^2, 100 x 3072 x 8192.
+ * Tried and dropped in that session: swap_ab's tiles in clusters of two
+ * stacked in B's rows that share A's tile by multicast (the kernel's
+ * CLUSTER, each block bringing half of A's rows). H100, one call, two
+ * rounds: 0.774 / 0.773 against 0.657 / 0.659 at 77 x 5000 x 3000, 0.738
+ * against 0.61 at 250 x 5000 x 3000 (both with rows past A in the box, the
+ * cluster halving them), but 0.88 against 0.96 at 64 x 4096^2, 0.79
+ * against 0.98 at 128 x 4096 x 14336, 0.80 against 0.90 at 256 x 4096^2,
+ * 0.78-0.81 against 0.85-0.86 at 192 x 6144 x 4096, 1.03 against 1.05 at
+ * 32 x 11008 x 4096, 0.963 against 0.98 at 96 x 8192^2. */
 constexpr int SWAP_64_STAGES = 8, SWAP_TALL_STAGES = 5;
 
 template <int WIDTH, int STAGES, int CONSUMERS>

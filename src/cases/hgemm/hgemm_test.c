@@ -165,10 +165,11 @@ static void test_swap_ab_splits(void)
     EXPECT(hgemm_swap_ab_width(65) == 128 && hgemm_swap_ab_width(128) == 128);
     EXPECT(hgemm_swap_ab_width(129) == 256 && hgemm_swap_ab_width(256) == 256);
     EXPECT(hgemm_swap_ab_width(257) == 0);
-    EXPECT(hgemm_swap_ab_tile_cols(1, 64) == 8 && hgemm_swap_ab_tile_cols(17, 64) == 24);
-    EXPECT(hgemm_swap_ab_tile_cols(64, 64) == 64 && hgemm_swap_ab_tile_cols(65, 128) == 72);
-    EXPECT(hgemm_swap_ab_tile_cols(200, 256) == 200 && hgemm_swap_ab_tile_cols(200, 128) == 104);
-    EXPECT(hgemm_swap_ab_tile_cols(129, 128) == 72 && hgemm_swap_ab_tile_cols(256, 128) == 128);
+    EXPECT(hgemm_swap_ab_tile_cols(1, 64) == 1 && hgemm_swap_ab_tile_cols(17, 64) == 17);
+    EXPECT(hgemm_swap_ab_tile_cols(64, 64) == 64 && hgemm_swap_ab_tile_cols(65, 128) == 65);
+    EXPECT(hgemm_swap_ab_tile_cols(200, 256) == 200 && hgemm_swap_ab_tile_cols(200, 128) == 100);
+    EXPECT(hgemm_swap_ab_tile_cols(129, 128) == 65 && hgemm_swap_ab_tile_cols(256, 128) == 128);
+    EXPECT(hgemm_swap_ab_tile_cols(201, 128) == 101); /* the second tile's box: one row past A */
     EXPECT(hgemm_swap_ab_tile_width(200, 4096, 132) == 128);  /* 64-row tiles */
     EXPECT(hgemm_swap_ab_tile_width(192, 6144, 132) == 128);  /* 128-row tiles, 48 x 2 */
     EXPECT(hgemm_swap_ab_tile_width(200, 8448, 132) == 128);  /* 66 x 2 */
@@ -177,7 +178,7 @@ static void test_swap_ab_splits(void)
     EXPECT(hgemm_swap_ab_tile_width(100, 8576, 132) == 128 && hgemm_swap_ab_tile_width(17, 64, 132) == 64);
     EXPECT(hgemm_swap_ab_rows(32, 11008, 132) == 128 && hgemm_swap_ab_rows(32, 8448, 132) == 128); /* 86, 66 */
     EXPECT(hgemm_swap_ab_rows(32, 8320, 132) == 64 && hgemm_swap_ab_rows(128, 4096, 132) == 64);  /* 65, 32 */
-    EXPECT(hgemm_swap_ab_rows(129, 4096, 132) == 64);  /* 64 tiles by 2 of 72 of A's rows */
+    EXPECT(hgemm_swap_ab_rows(129, 4096, 132) == 64);  /* 64 tiles by 2 of 65 of A's rows */
     EXPECT(hgemm_swap_ab_rows(250, 5000, 132) == 128); /* 79 x 2 tiles of 64 rows: more than a wave */
     EXPECT(hgemm_swap_ab_rows(64, 8320, 132) == 64);   /* 130 tiles of 64 rows, A's in one */
     EXPECT(hgemm_swap_ab_rows(200, 11008, 132) == 192 && hgemm_swap_ab_rows(200, 8448, 132) == 128); /* 58, 66 x 2 */
@@ -187,7 +188,7 @@ static void test_swap_ab_splits(void)
     EXPECT(SPLITS_H100(64, 2304, 4096, 132) == 3);   /* 36 do not: 132 / 36 slices */
     EXPECT(SPLITS_H100(128, 3648, 4096, 132) == 1);  /* width 128: 57 tiles */
     EXPECT(SPLITS_H100(128, 3584, 4096, 132) == 2);  /* 56 */
-    EXPECT(SPLITS_H100(200, 4096, 4096, 132) == 1);  /* 64 tiles of 64 rows by 2 of 104 of A's rows */
+    EXPECT(SPLITS_H100(200, 4096, 4096, 132) == 1);  /* 64 tiles of 64 rows by 2 of 100 of A's rows */
     EXPECT(SPLITS_H100(200, 2048, 8192, 132) == 1);  /* 32 by 2: 64 tiles of 72 KB in flight */
     EXPECT(SPLITS_H100(200, 1536, 8192, 132) == 2);  /* 24 by 2: 48 */
     EXPECT(SPLITS_H100(200, 11008, 4096, 132) == 1); /* 58 x 2 tiles of 192 rows */
