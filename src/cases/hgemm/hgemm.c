@@ -3,11 +3,12 @@
  * row-major (hgemm.h). From WMMA straight from global memory to a
  * warp-specialized, persistent wgmma kernel fed by the tensor copy engine;
  * then the shapes where C's tiles leave SMs idle: split K (few tiles, long
- * K), A and B swapped (M from 17 to 256) and a matrix-vector form (M or N
+ * K), A and B swapped (M from 17 to 256), B's tiles narrowed to fill a
+ * wave (M from 129 to 256) and a matrix-vector form (M or N
  * at most 16, decoding). The baseline is cuBLAS cublasGemmEx with the same
  * types in the same process; beside it a reference row, the same call with
  * C's rows padded to 16 bytes (cuBLAS's fast path where N is odd). Rungs 1-4 and gemv_mma need compute
- * capability 8.0, rungs 5-12 are built for sm_90a and run on 9.0 only. */
+ * capability 8.0, rungs 5-13 are built for sm_90a and run on 9.0 only. */
 #include "hgemm.h"
 
 #include <cublas_v2.h>
@@ -102,6 +103,7 @@ static int encode_map(CUtensorMap *map, const uint16_t *matrix, int rows, int k,
 int hgemm_encode_tensor_maps(hgemm_problem *p, char *err, size_t err_len)
 {
     if (encode_map(&p->a_rows128, p->a, p->m, p->k, p->ld, 128, err, err_len) ||
+        encode_map(&p->b_rows40, p->b, p->n, p->k, p->ld, 40, err, err_len) ||
         encode_map(&p->b_rows64, p->b, p->n, p->k, p->ld, 64, err, err_len) ||
         encode_map(&p->b_rows128, p->b, p->n, p->k, p->ld, 128, err, err_len) ||
         encode_map(&p->b_rows192, p->b, p->n, p->k, p->ld, 192, err, err_len) ||
@@ -174,6 +176,9 @@ static const ladder_variant hgemm_variants[] = {
                            "the SMs (64 a block, in a deeper ring, where 128 would leave half of them idle; 192 "
                            "where 128 would pass a wave); K "
                            "split where the tiles keep too little of B in flight", SM90A(hgemm_swap_ab), NEEDS_SM90A),
+    LADDER_RUNG("narrow_tiles", "M 129-256: unswapped, A's two tile rows in one cluster sharing B's tile, B's tiles "
+                                "80 wide (wgmma m64n80k16): 2 x N/80 tiles, to fill a wave where swap_ab's cannot",
+                SM90A(hgemm_narrow_tiles), NEEDS_SM90A),
     LADDER_RUNG("gemv_mma", "M or N <= 16 (decode): stream the large operand once with 16-byte loads, warps split K, "
                             "mma.sync", hgemm_gemv_mma, NEEDS_SM80),
     LADDER_VARIANT("cublas_c_aligned", "reference, not the baseline: the same cuBLAS call with C's rows padded to 16 "
@@ -378,8 +383,11 @@ static const char *unsupported(void *opaque, const ladder_variant *v)
     if (v->impl == (ladder_impl)hgemm_gemv_mma && p->m > HGEMM_GEMV_MAX_ROWS && p->n > HGEMM_GEMV_MAX_ROWS)
         return "a matrix-vector form: M or N must be at most 16 (decode shapes)";
 #ifdef LADDER_HAVE_SM90A
-    if (v->impl == (ladder_impl)hgemm_persistent_multicast && p->cluster_blocks == 0)
+    if ((v->impl == (ladder_impl)hgemm_persistent_multicast || v->impl == (ladder_impl)hgemm_narrow_tiles) &&
+        p->cluster_blocks == 0)
         return "no cluster of two of its blocks fits on this device";
+    if (v->impl == (ladder_impl)hgemm_narrow_tiles && (p->m <= 128 || p->m > HGEMM_SWAP_AB_MAX_M))
+        return "M from 129 to 256 only: two tile rows of 128 in one cluster";
     if (v->impl == (ladder_impl)hgemm_swap_ab) {
         if (!hgemm_swap_ab_width(p->m))
             return "M above 256: A's rows do not fit wgmma's N side (the square-tile rungs' shapes)";

@@ -28,12 +28,12 @@ typedef struct hgemm_problem {
     float *c;
     int m, n, k, ld;
     /* The TMA rungs' tensor maps (hgemm_encode_tensor_maps): A in boxes of
-     * 128 rows, B in boxes of 64 (swap_ab's short tiles), 128, 192 (swap_ab's
-     * tall ones) and 256 rows,
-     * and for swap_ab A in boxes of hgemm_swap_ab_tile_cols rows (unset
+     * 128 rows, B in boxes of 40 (half of narrow_tiles' tile), 64 (swap_ab's
+     * short tiles), 128, 192 (swap_ab's tall ones) and 256 rows, and for
+     * swap_ab A in boxes of hgemm_swap_ab_tile_cols rows (unset
      * past HGEMM_SWAP_AB_MAX_M); each box 64 elements (128 bytes) of K,
      * 128-byte swizzle, zeros outside the matrix. */
-    CUtensorMap a_rows128, b_rows64, b_rows128, b_rows192, b_rows256, a_rows_swap;
+    CUtensorMap a_rows128, b_rows40, b_rows64, b_rows128, b_rows192, b_rows256, a_rows_swap;
     /* The split-K rungs' FP32 partial products: split_k slices of m x n
      * for split_k (hgemm_split_k_count), swap_ab_splits for swap_ab
      * (hgemm_swap_ab_splits), room for the more of the two; NULL where
@@ -68,6 +68,7 @@ hgemm_launcher hgemm_persistent;
 hgemm_launcher hgemm_persistent_multicast;
 hgemm_launcher hgemm_split_k;
 hgemm_launcher hgemm_swap_ab; /* m <= HGEMM_SWAP_AB_MAX_M */
+hgemm_launcher hgemm_narrow_tiles; /* 128 < m <= HGEMM_SWAP_AB_MAX_M */
 int hgemm_cluster_blocks(const hgemm_problem *problem);
 
 /* Fill the problem's tensor maps through the driver's cuTensorMapEncodeTiled

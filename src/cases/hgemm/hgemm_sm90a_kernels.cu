@@ -1,4 +1,4 @@
-/* HGEMM rungs 5-12: the Hopper rungs, from the tensor copy engine (TMA) on
+/* HGEMM rungs 5-13: the Hopper rungs, from the tensor copy engine (TMA) on
  * mbarriers to warp-specialized, persistent wgmma kernels. Built only for
  * sm_90a (-gencode=arch=compute_90a,code=sm_90a, its own object library:
  * wgmma and setmaxnreg exist on no other target) and run on compute
@@ -87,6 +87,8 @@ __device__ __forceinline__ void wgmma_k_tile(float (&acc)[BN / 2], uint32_t a_ro
             wgmma_m64n256k16_bf16(acc, a_desc, b_desc);
         else if constexpr (BN == 128)
             wgmma_m64n128k16_bf16(acc, a_desc, b_desc);
+        else if constexpr (BN == 80)
+            wgmma_m64n80k16_bf16(acc, a_desc, b_desc);
         else
             wgmma_m64n64k16_bf16(acc, a_desc, b_desc);
     }
@@ -825,6 +827,36 @@ extern "C" void hgemm_swap_ab(const hgemm_problem *p, cudaStream_t stream)
     }
 }
 
+/* ---- Rung 13: narrow tiles of B -------------------------------------------- */
+
+/* Rung 13, narrow_tiles: for M from 129 to 256 the product unswapped again,
+ * as rung 10 runs it (A's rows in two tile rows of 128, whose two blocks
+ * form a cluster and share B's tile by multicast), but with B's tiles 80
+ * wide (wgmma m64n80k16, 8 stages of 26 KB): 2 x N / 80 tiles, where
+ * swap_ab's 64- to 192-row tiles of B come in steps too coarse to fill a
+ * wave (250 x 5000 x 3000: 126 tiles here, 80 there). cuBLAS's own choice
+ * at that shape (Nsight Compute, H100: nvjet 80x128, 128 blocks in
+ * clusters of two). A's rows past M (6 at M = 250, 96 at M = 160) are
+ * wasted work. Measured (H100, one call, ratio to cuBLAS, against
+ * swap_ab):
+ *   250 x 5000 x 3000   0.698 against 0.627     200 x 5000 x 3000   0.817 against 0.710
+ *   256 x 5000 x 3000   0.695 against 0.630     160 x 5000 x 3000   0.576 against 0.545
+ *   240 x 5120 x 4096   0.884 against 0.815     250 x 5000 x 8192   1.090 against 0.977
+ *   250 x 4096 x 4096   0.944 against 0.963     256 x 4096 x 4096   0.918 against 0.939
+ * A second call, the rung built: 0.691 against 0.634, 0.985 against 0.805
+ * at 240 x 5120 x 4096, 0.795 against 0.716 at 200 x 5000 x 3000. It wins
+ * where its tiles outnumber swap_ab's within a wave, and loses where
+ * swap_ab's 64-row tiles already fill one (128 tiles at N = 4096 against
+ * its 104). cuBLAS is still 1.4x faster at 250 x 5000 x 3000 (K = 3000:
+ * rows 6000 bytes apart, so a 128-byte box row spans two L2 lines). */
+constexpr int NARROW_BN = 80, NARROW_STAGES = 8;
+
+extern "C" void hgemm_narrow_tiles(const hgemm_problem *p, cudaStream_t stream)
+{
+    launch_warp_specialized<NARROW_BN, NARROW_STAGES, true, 2>(p->a_rows128, p->b_rows40, p->c, p->m, p->n, p->k, 1,
+                                                               multiprocessors(), stream);
+}
+
 extern "C" size_t hgemm_sm90a_shared_bytes(hgemm_launcher *rung)
 {
     if (rung == hgemm_tma_mma) return TMA_MMA_SHARED;
@@ -838,5 +870,6 @@ extern "C" size_t hgemm_sm90a_shared_bytes(hgemm_launcher *rung)
                          ws_shape<64, HGEMM_SWAP_SHORT_STAGES(64), 1>::SHARED_BYTES,
                          ws_shape<128, HGEMM_SWAP_SHORT_STAGES(128), 1>::SHARED_BYTES,
                          ws_shape<128, SWAP_TALL_STAGES, 3>::SHARED_BYTES});
+    if (rung == hgemm_narrow_tiles) return ws_shape<NARROW_BN, NARROW_STAGES>::SHARED_BYTES;
     return 0;
 }
