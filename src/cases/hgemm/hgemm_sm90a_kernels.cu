@@ -791,7 +791,22 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  * cluster halving them), but 0.88 against 0.96 at 64 x 4096^2, 0.79
  * against 0.98 at 128 x 4096 x 14336, 0.80 against 0.90 at 256 x 4096^2,
  * 0.78-0.81 against 0.85-0.86 at 192 x 6144 x 4096, 1.03 against 1.05 at
- * 32 x 11008 x 4096, 0.963 against 0.98 at 96 x 8192^2. */
+ * 32 x 11008 x 4096, 0.963 against 0.98 at 96 x 8192^2.
+ * What those two shapes share is K = 3000: rows 6000 bytes apart, so each
+ * 128-byte row of a box straddles two L2 lines. H100, one call: swap_ab
+ * 22.6 us at 250 x 5000 x 3072 (0.898 of cuBLAS) against 37.7 at K = 3000
+ * (0.628), 17.9 against 24.7 us at 77 x 5000 (0.914 against 0.669);
+ * cuBLAS 20.3 against 23.7 and 16.3 against 16.5 us; narrow_tiles 0.962
+ * against 0.701. Per unit of K, rows off the 128-byte grid cost this rung
+ * 70% more and cuBLAS 20%. The clusters again, there (one call): 0.779
+ * against 0.667 at 77 x 5000 x 3000, 0.739 against 0.629 at 250 x 5000 x
+ * 3000, 0.636 against 0.551 at 160 x 5000 x 3000, 0.827 against 0.768 at
+ * 64 x 4000 x 3000; level or worse at 32 x 11000 x 3000 (0.910 / 0.916),
+ * 200 x 11008 x 4000 (0.783 / 0.797), 17 x 4096 x 4000 (0.875 / 0.941)
+ * and where rows are aligned (100 x 3000 x 8000: 0.828 / 0.866). Multicast
+ * halves the box rows a block fetches of A, which helps where A's tile is
+ * as tall as B's; no rule from seven shapes was kept. Next: why a box row
+ * off the 128-byte grid costs TMA so much more than it costs cuBLAS. */
 constexpr int SWAP_64_STAGES = 8, SWAP_TALL_STAGES = 5;
 
 template <int WIDTH, int STAGES, int CONSUMERS>
