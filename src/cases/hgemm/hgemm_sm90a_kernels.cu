@@ -874,7 +874,12 @@ extern "C" void hgemm_swap_ab(const hgemm_problem *p, cudaStream_t stream)
  * blocks, 2.28M L2 read requests, 4.44M sectors, 46.4K cycles a busy SM;
  * cuBLAS 128 blocks, 1.88M, 3.92M, 32.2K. Its clusters of two lie along
  * B's rows and share A's tile (128 + 80 / 2 box rows a block a k-tile here,
- * 128 / 2 + 80 there). Next: that orientation. */
+ * 128 / 2 + 80 there). That orientation was tried and dropped (the kernel
+ * taking SHARE_A: a unit is two tiles side by side in one tile row, each
+ * block bringing 64 of A's 128 rows into both): H100, one call, 0.769
+ * against 0.698 at 250 x 5000 x 3000, but 0.760 against 0.873 at 240 x
+ * 5120 x 4096, 0.740 against 0.813 at 200 x 5000 x 3000, 0.844 against
+ * 0.955 at 250 x 5000 x 3072, 0.474 against 0.582 at 160 x 5000 x 3000. */
 constexpr int NARROW_BN = 80, NARROW_STAGES = 8;
 
 extern "C" void hgemm_narrow_tiles(const hgemm_problem *p, cudaStream_t stream)
