@@ -725,10 +725,9 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  * changes followed (2026-11-26):
  *   A's box is its m rows rounded up to 8 (later not rounded at all,
  *   below), not the width: TMA's zero fill of the rows past A cost time
- *   (64-row tiles,
- *   unsplit, at 4096 x 4096: 21.2 us at M = 17, 19.9 at 24, 18.3 at 48,
- *   17.8 at 64, with the same bytes read; after the change 17.4-17.6 at 17
- *   and 24).
+ *   (64-row tiles, unsplit, at 4096 x 4096: 21.2 us at M = 17, 19.9 at 24,
+ *   18.3 at 48, 17.8 at 64, with the same bytes read; after the change
+ *   17.4-17.6 at 17 and 24).
  *   At widths 64 and 128, where 128-row tiles would give fewer than half
  *   the SMs one, 64-row tiles with one consumer warpgroup (CONSUMERS = 1,
  *   256 threads) and the ring that fits (14 stages at width 64, 9 at 128):
@@ -819,9 +818,10 @@ template <int WIDTH, int STAGES, int CONSUMERS>
 static void launch_swap_ab(const hgemm_problem *p, cudaStream_t stream)
 {
     int splits = p->swap_ab_splits;
-    launch_warp_specialized<WIDTH, STAGES, true, 1, true, CONSUMERS>(
-        CONSUMERS == 1 ? p->b_rows64 : CONSUMERS == 3 ? p->b_rows192 : p->b_rows128, p->a_rows_swap, splits > 1 ? p->partials : p->c, p->n, p->m,
-        p->k, splits, multiprocessors(), stream);
+    const CUtensorMap &b_rows = CONSUMERS == 1 ? p->b_rows64 : CONSUMERS == 3 ? p->b_rows192 : p->b_rows128;
+    launch_warp_specialized<WIDTH, STAGES, true, 1, true, CONSUMERS>(b_rows, p->a_rows_swap,
+                                                                     splits > 1 ? p->partials : p->c, p->n, p->m, p->k,
+                                                                     splits, multiprocessors(), stream);
     if (splits > 1) split_k_reduce(p, splits, stream);
 }
 
