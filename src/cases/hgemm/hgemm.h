@@ -172,8 +172,8 @@ static inline int hgemm_swap_ab_tile_width(int m, int n, int sms)
     return rows != 128 || 2 * ((n + 127) / 128) <= sms ? 128 : width;
 }
 
-/* swap_ab's slices, over its tiles. 128-row tiles are enough from half
- * the SMs. 64-row tiles are enough where together they keep `stream_bytes`
+/* swap_ab's slices, over its tiles. 128- and 192-row tiles are enough
+ * from half the SMs. 64-row tiles are enough where together they keep `stream_bytes`
  * of B in flight (a stage holds 8 KB of B; 112 KB a block at width 64, 72
  * KB at 128): what DRAM needs in flight to stream at its rate, its
  * bandwidth times its latency under load (hgemm_stream_bytes). Whole
