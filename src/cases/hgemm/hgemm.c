@@ -105,6 +105,7 @@ int hgemm_encode_tensor_maps(hgemm_problem *p, char *err, size_t err_len)
     if (encode_map(&p->a_rows128, p->a, p->m, p->k, p->ld, 128, err, err_len) ||
         encode_map(&p->b_rows40, p->b, p->n, p->k, p->ld, 40, err, err_len) ||
         encode_map(&p->b_rows64, p->b, p->n, p->k, p->ld, 64, err, err_len) ||
+        encode_map(&p->b_rows96, p->b, p->n, p->k, p->ld, 96, err, err_len) ||
         encode_map(&p->b_rows128, p->b, p->n, p->k, p->ld, 128, err, err_len) ||
         encode_map(&p->b_rows192, p->b, p->n, p->k, p->ld, 192, err, err_len) ||
         encode_map(&p->b_rows256, p->b, p->n, p->k, p->ld, 256, err, err_len))
@@ -168,7 +169,8 @@ static const ladder_variant hgemm_variants[] = {
     LADDER_RUNG("persistent", "a block per SM walks the tiles in groups of 8 tile rows (L2); stores overlap the next "
                               "tile's loads", SM90A(hgemm_persistent), NEEDS_SM90A),
     LADDER_RUNG("persistent_multicast", "clusters of two blocks stacked in M share their B tile: each brings half "
-                                        "of it into both by TMA multicast (a third fewer L2 bytes a block)",
+                                        "of it into both by TMA multicast (a third fewer L2 bytes a block); "
+                                        "128x192 tiles where they fill the waves better",
                 SM90A(hgemm_persistent_multicast), NEEDS_SM90A),
     LADDER_RUNG("split_k", "few tiles, long K: work items are tiles x slices of K, FP32 partials added in a fixed "
                            "order by a second kernel", SM90A(hgemm_split_k), NEEDS_SM90A),
@@ -327,6 +329,7 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
         s->maps_encoded = hgemm_encode_tensor_maps(p, s->maps_error, sizeof s->maps_error) == 0;
 #ifdef LADDER_HAVE_SM90A
     if (s->maps_encoded) p->cluster_blocks = hgemm_cluster_blocks(p);
+    p->multicast_width = hgemm_multicast_width(p->m, p->n, p->cluster_blocks);
 #endif
     CUBLAS_CHECK(cublasCreate(&s->cublas));
     s->full_check = (double)m * n * k <= (double)HGEMM_FULL_CHECK_MNK;

@@ -33,7 +33,7 @@ typedef struct hgemm_problem {
      * swap_ab A in boxes of hgemm_swap_ab_tile_cols rows (unset
      * past HGEMM_SWAP_AB_MAX_M); each box 64 elements (128 bytes) of K,
      * 128-byte swizzle, zeros outside the matrix. */
-    CUtensorMap a_rows128, b_rows40, b_rows64, b_rows128, b_rows192, b_rows256, a_rows_swap;
+    CUtensorMap a_rows128, b_rows40, b_rows64, b_rows96, b_rows128, b_rows192, b_rows256, a_rows_swap;
     /* The split-K rungs' FP32 partial products: split_k slices of m x n
      * for split_k (hgemm_split_k_count), swap_ab_splits for swap_ab
      * (hgemm_swap_ab_splits), room for the more of the two; NULL where
@@ -42,8 +42,9 @@ typedef struct hgemm_problem {
     int split_k, swap_ab_splits;
     int swap_ab_rows, swap_ab_tile_width; /* hgemm_swap_ab_rows, hgemm_swap_ab_tile_width */
     /* Blocks of persistent_multicast resident at once, in clusters of two
-     * (hgemm_cluster_blocks); 0 where no such cluster fits. */
-    int cluster_blocks;
+     * (hgemm_cluster_blocks); 0 where no such cluster fits. Its tiles'
+     * width (hgemm_multicast_width). */
+    int cluster_blocks, multicast_width;
 } hgemm_problem;
 
 typedef void hgemm_launcher(const hgemm_problem *problem, cudaStream_t stream);
@@ -193,6 +194,26 @@ static inline int hgemm_swap_ab_splits(int m, int n, int k, int sms, double stre
     int enough = rows != 64 ? (sms + 1) / 2 : (int)ceil(stream_bytes / in_flight);
     int cols = hgemm_swap_ab_tile_cols(m, width);
     return hgemm_split_count((long long)((n + rows - 1) / rows) * ((m + cols - 1) / cols), k, sms, enough);
+}
+
+/* The share of `slots` resident blocks' rounds that C's m x n fills, in
+ * tiles of 128 rows (two tile rows a cluster) by `width`: partial tiles at
+ * the edges and a partial last wave both waste it. */
+static inline double hgemm_wave_fill(int m, int n, int width, int slots)
+{
+    long long rows = (m + 255) / 256 * 2, cols = (n + width - 1) / width, tiles = rows * cols;
+    long long rounds = (tiles + slots - 1) / slots;
+    return (double)m * n / ((double)rounds * slots * 128 * width);
+}
+
+/* persistent_multicast's tile width: 256, or 192 where 128 x 192 tiles
+ * fill the rounds more than 5% better (the wider tile reads a tenth fewer
+ * bytes a FLOP). 3072^3 on 132 SMs: 288 tiles of 128 x 256 are 2.18 waves,
+ * the third a fifth full (a fill of 0.73); 384 of 128 x 192, 0.97. */
+static inline int hgemm_multicast_width(int m, int n, int slots)
+{
+    if (slots <= 0) return 256;
+    return hgemm_wave_fill(m, n, 192, slots) > 1.05 * hgemm_wave_fill(m, n, 256, slots) ? 192 : 256;
 }
 
 /* Bytes in flight that keep DRAM streaming: `dram_gbps` (the device's

@@ -85,6 +85,8 @@ __device__ __forceinline__ void wgmma_k_tile(float (&acc)[BN / 2], uint32_t a_ro
         uint64_t b_desc = wgmma_descriptor_sw128(b_rows + 32 * step);
         if constexpr (BN == 256)
             wgmma_m64n256k16_bf16(acc, a_desc, b_desc);
+        else if constexpr (BN == 192)
+            wgmma_m64n192k16_bf16(acc, a_desc, b_desc);
         else if constexpr (BN == 128)
             wgmma_m64n128k16_bf16(acc, a_desc, b_desc);
         else if constexpr (BN == 80)
@@ -523,11 +525,25 @@ extern "C" void hgemm_persistent(const hgemm_problem *p, cudaStream_t stream)
  * halves of a tile at different times while the other multiplies: H100,
  * one call, two rounds, 0.933-0.965 / 0.972-0.976 / 0.939-0.942 against
  * 0.939 (and 0.906 throttled) / 0.972-0.973 / 0.941-0.942: no change.
- * Next: the stores through shared memory and TMA, and an order that
- * spreads the blocks' tile changes apart. */
+ * Then 128 x 192 tiles (wgmma m64n192k16, 5 stages of 40 KB, B's halves
+ * in boxes of 96 rows) where they fill the rounds of the resident blocks
+ * more than 5% better than 128 x 256 (hgemm_multicast_width: 3072^3 makes
+ * 2.18 waves of the wider tiles, 2.91 of these). H100, one call, against
+ * the 256-wide tiles: 90.5 against 113.6 us at 3072^3 (0.887 against
+ * 0.707 of cuBLAS), 118.0 against 127.8 us at 3000^3 (0.688 against
+ * 0.638: rows off the 128-byte grid there too), 22.2 against 25.9 us at
+ * 1536^3 (0.775 against 0.664), 78.2 against 99.9 us at 2305 x 2100 x
+ * 4096, 290.6 against 297.1 us at 4095 x 4097 x 4093. The default square
+ * sizes keep 256. Next: the stores through shared memory and TMA, and an
+ * order that spreads the blocks' tile changes apart. */
+constexpr int WS_192_STAGES = 5;
+
 extern "C" void hgemm_persistent_multicast(const hgemm_problem *p, cudaStream_t stream)
 {
-    launch_warp_specialized<256, WS_256_STAGES, true, 2>(p, p->b_rows128, p->c, 1, p->cluster_blocks, stream);
+    if (p->multicast_width == 192)
+        launch_warp_specialized<192, WS_192_STAGES, true, 2>(p, p->b_rows96, p->c, 1, p->cluster_blocks, stream);
+    else
+        launch_warp_specialized<256, WS_256_STAGES, true, 2>(p, p->b_rows128, p->c, 1, p->cluster_blocks, stream);
 }
 
 /* Blocks of persistent_multicast's clusters that can be resident at once. */
@@ -893,8 +909,9 @@ extern "C" size_t hgemm_sm90a_shared_bytes(hgemm_launcher *rung)
     if (rung == hgemm_tma_mma) return TMA_MMA_SHARED;
     if (rung == hgemm_wgmma) return WGMMA_SHARED;
     if (rung == hgemm_warp_specialized || rung == hgemm_split_k) return ws_shape<128, WS_128_STAGES>::SHARED_BYTES;
-    if (rung == hgemm_ws_128x256 || rung == hgemm_persistent || rung == hgemm_persistent_multicast)
-        return ws_shape<256, WS_256_STAGES>::SHARED_BYTES;
+    if (rung == hgemm_ws_128x256 || rung == hgemm_persistent) return ws_shape<256, WS_256_STAGES>::SHARED_BYTES;
+    if (rung == hgemm_persistent_multicast)
+        return std::max(ws_shape<256, WS_256_STAGES>::SHARED_BYTES, ws_shape<192, WS_192_STAGES>::SHARED_BYTES);
     if (rung == hgemm_swap_ab) /* the most of its three widths */
         return std::max({ws_shape<64, SWAP_64_STAGES>::SHARED_BYTES, ws_shape<128, WS_128_STAGES>::SHARED_BYTES,
                          ws_shape<256, WS_256_STAGES>::SHARED_BYTES,

@@ -201,6 +201,13 @@ static void test_swap_ab_splits(void)
     EXPECT(hgemm_swap_ab_splits(64, 3392, 8192, 132, hgemm_stream_bytes(4915)) == 2); /* 53 */
     EXPECT(hgemm_swap_ab_splits(128, 4096, 14336, 132, hgemm_stream_bytes(4915)) == 2);
 #undef SPLITS_H100
+    /* persistent_multicast's width: 192 where it fills the waves better */
+    EXPECT(hgemm_multicast_width(3072, 3072, 132) == 192); /* 288 tiles of 256: 2.18 waves; 384 of 192: 2.91 */
+    EXPECT(hgemm_multicast_width(3000, 3000, 132) == 192 && hgemm_multicast_width(2305, 2100, 132) == 192);
+    EXPECT(hgemm_multicast_width(4096, 4096, 132) == 256 && hgemm_multicast_width(8192, 8192, 132) == 256);
+    EXPECT(hgemm_multicast_width(6144, 6144, 132) == 256); /* both fill 0.97 */
+    EXPECT(hgemm_multicast_width(3072, 3072, 0) == 256);   /* no cluster fits: the rung skips */
+    EXPECT(fabs(hgemm_wave_fill(3072, 3072, 256, 132) - 3072.0 * 3072 / (3 * 132 * 128 * 256)) < 1e-12);
     EXPECT(hgemm_split_k_count(256, 256, 65536, 132) == hgemm_split_count(4, 65536, 132, 66));
 }
 
