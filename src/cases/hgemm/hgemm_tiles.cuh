@@ -1,5 +1,5 @@
 /* What the hgemm kernels of both objects (hgemm_kernels.cu, and the sm_90a
- * hgemm_sm90a_kernels.cu) share: the swizzled k-tile, the mma.sync block
+ * files) share: the swizzled k-tile, the mma.sync block
  * that multiplies it, and the bounded stores of C. */
 #ifndef LADDER_HGEMM_TILES_CUH
 #define LADDER_HGEMM_TILES_CUH

@@ -18,7 +18,7 @@
  *
  * The machinery is hgemm's: a TMA producer warpgroup and two consumer
  * warpgroups on full/empty mbarriers, persistent blocks walking the tiles
- * in groups of 8 tile rows (hgemm_sm90a_kernels.cu tells that story). */
+ * in groups of 8 tile rows (hgemm_warp_specialized.cuh tells that story). */
 #include "harness/check/check.h"
 #include "harness/hardware/cluster_launch.cuh"
 #include "harness/hardware/shared_memory.cuh"

@@ -1,0 +1,366 @@
+/* HGEMM rungs 11-13, for the shapes where C's tiles leave SMs idle: split
+ * K, A and B swapped (M from 17 to 256) and narrow tiles of B (M from 129
+ * to 256), on the warp-specialized kernel of hgemm_warp_specialized.cuh.
+ * sm_90a only, as hgemm_sm90a_kernels.cu. */
+#include "hgemm_warp_specialized.cuh"
+
+/* ---- Rung 11: split K --------------------------------------------------------- */
+
+/* C = the sum of the split_k partials in a fixed order, the same for every
+ * element and every run: deterministic, bit for bit. A block takes
+ * REDUCE_COLUMNS chunks of C (4 floats each, 1 where m n is not a multiple
+ * of 4 and slices would not start 16-byte aligned) and REDUCE_GROUPS
+ * threads a chunk: group q adds slices q, q + REDUCE_GROUPS, ... in turn,
+ * then group 0 adds the groups' sums in group order. Each thread has only
+ * splits / REDUCE_GROUPS loads to make, all in flight at once: one round
+ * trip to L2, where a thread a chunk made 66 (at 256 x 256 x 65536) in
+ * batches of 8. */
+constexpr int REDUCE_COLUMNS = 32, REDUCE_GROUPS = 8;
+
+template <int VECTOR>
+__global__ void __launch_bounds__(REDUCE_COLUMNS * REDUCE_GROUPS)
+    split_k_reduce_kernel(const float *__restrict__ partials, float *__restrict__ c, size_t count, int splits)
+{
+    typedef typename std::conditional<VECTOR == 4, float4, float>::type chunk;
+    __shared__ chunk group_sums[REDUCE_GROUPS][REDUCE_COLUMNS];
+    grid_dependency_wait(); /* the partials are written */
+    const chunk *in = reinterpret_cast<const chunk *>(partials);
+    size_t chunks = count / VECTOR, i = (size_t)blockIdx.x * REDUCE_COLUMNS + threadIdx.x % REDUCE_COLUMNS;
+    int q = threadIdx.x / REDUCE_COLUMNS;
+    auto add = [](chunk &sum, const chunk &x) {
+        if constexpr (VECTOR == 4) {
+            sum.x += x.x;
+            sum.y += x.y;
+            sum.z += x.z;
+            sum.w += x.w;
+        } else {
+            sum += x;
+        }
+    };
+    chunk sum = {};
+    if (i < chunks)
+#pragma unroll 16
+        for (int s = q; s < splits; s += REDUCE_GROUPS) add(sum, in[(size_t)s * chunks + i]);
+    group_sums[q][threadIdx.x % REDUCE_COLUMNS] = sum;
+    __syncthreads();
+    if (q == 0 && i < chunks) {
+        for (int g = 1; g < REDUCE_GROUPS; ++g) add(sum, group_sums[g][threadIdx.x]);
+        reinterpret_cast<chunk *>(c)[i] = sum;
+    }
+}
+
+/* Rung 11: where C's tiles leave most SMs idle (256 x 256 x 65536: 4
+ * tiles of 128 x 128 for 132 SMs), the persistent kernel takes tiles times
+ * slices of K as its work items (hgemm_split_k_count: about one item per
+ * SM, each at least 4 k-tiles), each writing its FP32 partial product to
+ * its own m x n slice; a second kernel adds the slices in a fixed order.
+ * No atomics: deterministic, at the price of writing and reading the
+ * partials (splits x m x n x 4 bytes: 8.7 MB at 256 x 256, in L2).
+ * Measured (H100, ratio to cuBLAS at 256 x 256 x 65536 / 1 x 4096 x 4096 /
+ * 16 x 4096 x 4096 / 4096 x 1 x 4096):
+ *   128 x 256 tiles (persistent's), one thread a float4 of C adding all
+ *   66 slices in turn           0.613 / 0.739 / 0.722 / 0.625
+ *   the same, reduce by 8 thread groups a chunk
+ *                               0.739 / 0.765 / 0.744 / 0.656
+ *   128 x 128 tiles, 6 stages (the rung: half the partials, 33 slices at
+ *   256 x 256)                  0.843 / 0.801 / 0.793 / 0.813
+ * The shape is bound by reading A and B (64 MB: cuBLAS streams them at
+ * 2.3 TB/s, 75% of the copy rate; this rung at 1.9 TB/s, 63%); the
+ * partials' round trip through L2 and the second launch are the rest.
+ * The sum launched as a programmatic dependent of the product (H200, same
+ * call): 0.839 against 0.825 at 256 x 256 x 65536, 0.894 against 0.872 at
+ * 128 x 4096 x 14336; 0.865 in the committed run.
+ * Tried and dropped: the slices summed in the product's kernel, no second
+ * launch (each block one item, a cooperative launch; a tile's blocks meet
+ * on a counter after a fence, then each adds an even share of the tile
+ * over the slices in order, 8 threads a chunk where the share is small).
+ * H100, one call, two rounds each, against this rung:
+ *   split_k 0.790-0.800 against 0.867-0.872 at 256 x 256 x 65536, 0.753-0.763
+ *   against 0.821-0.824 at 64 x 4096 x 4096; swap_ab 0.777-0.786 against
+ *   0.840-0.850 at 64 x 4096 x 4096, 0.665-0.670 against 0.755-0.761 at
+ *   200 x 4096 x 4096, 0.796-0.809 against 0.880-0.884 at 17 x 4096 x 4096;
+ *   the same without the cooperative attribute.
+ * The fences, the wait for a tile's last block and a sum by 256 threads a
+ * block cost more than a second kernel that spreads the sum over 512-6400
+ * blocks and starts as the product ends. */
+static void split_k_reduce(const hgemm_problem *p, int splits, cudaStream_t stream)
+{
+    size_t count = (size_t)p->m * p->n;
+    int vector = count % 4 == 0 ? 4 : 1;
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3((unsigned)((count / vector + REDUCE_COLUMNS - 1) / REDUCE_COLUMNS));
+    config.blockDim = dim3(REDUCE_COLUMNS * REDUCE_GROUPS);
+    config.stream = stream;
+    /* A programmatic dependent of the product (the launch is ready when the
+     * product ends): 2.5-5% of swap_ab's and split_k's time (H200). */
+    cudaLaunchAttribute dependent;
+    dependent.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    dependent.val.programmaticStreamSerializationAllowed = 1;
+    config.attrs = &dependent;
+    config.numAttrs = 1;
+    if (vector == 4)
+        CUDA_CHECK(cudaLaunchKernelEx(&config, split_k_reduce_kernel<4>, (const float *)p->partials, p->c, count,
+                                      splits));
+    else
+        CUDA_CHECK(cudaLaunchKernelEx(&config, split_k_reduce_kernel<1>, (const float *)p->partials, p->c, count,
+                                      splits));
+}
+
+extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
+{
+    launch_warp_specialized<128, WS_128_STAGES, true>(p, p->b_rows128, p->partials, p->split_k, multiprocessors(),
+                                                      stream);
+    split_k_reduce(p, p->split_k, stream);
+}
+
+/* ---- Rung 12: swap A and B ---------------------------------------------------- */
+
+/* Rung 12, swap_ab: for M from 17 to 256 the square-tile rungs waste most
+ * of each 128-row tile of A, and give the GPU one tile per 128 or 256
+ * columns of C (32 x 11008: 43 tiles of 128 x 256 for 132 SMs). This rung
+ * computes C^T = B A^T instead: wgmma's M side (128 rows a block, 64 a
+ * consumer) walks B's N rows, and A's few rows become wgmma's N, 64, 128
+ * or 256 wide (hgemm_swap_ab_width): no padding rows past the next 64. The
+ * kernel is rung 9's, with B's and A's maps in each other's place and its
+ * stores transposed (wgmma_store); it is bound by streaming B once. Where
+ * B's tiles give fewer than half the SMs one, it splits K by split_k's
+ * rule (hgemm_swap_ab_splits) and adds the slices as split_k does. The
+ * deepest ring that fits (8 stages of 24 KB at width 64) keeps 128 KB of B
+ * in flight an SM.
+ * Measured (H200, ratio to cuBLAS BF16 in the same process; shapes M x N x
+ * K: 32 x 11008 x 4096 / 128 x 4096 x 14336 / 8 x 14336 x 4096 / 64 x 4096
+ * x 4096 / 96 x 8192 x 8192 / 200 x 4096 x 4096):
+ *   slices chosen to load the busiest SM least, partials' round trip
+ *   counted (3 slices at 32 x 11008), the sum launched plainly
+ *                     0.818 / 0.850 / 0.812 / 0.762 / 0.793 / 0.702
+ *   the sum a programmatic dependent (split_k_reduce)
+ *                     0.858 / 0.893 / 0.848 / 0.819 / 0.825 / 0.753
+ *   split_k's rule (the rung): no slices at 32 x 11008 (86 tiles)
+ *                     0.965 / 0.882 / 0.878 / 0.791 / 0.810 / 0.754, and
+ *                     0.921-0.927 / 0.877-0.895 / 0.887 / 0.824 / 0.830 /
+ *                     0.761 in two more runs; ws_128x256 0.596 at 32 x 11008
+ * Slices at 32 x 11008, one run each: 1: 0.928, 2: 0.772, 3: 0.855, 4:
+ * 0.819, 6: 0.817; at 128 x 4096 x 14336 (32 tiles): 1: 0.511, 2: 0.832,
+ * 3: 0.877, 4: 0.891, 6: 0.761. Nsight Compute at 32 x 11008, whole: 26.6
+ * us, DRAM 72.6% of peak; cuBLAS runs the same swap (nvjet 128x32 tiles, 10
+ * stages, 88 blocks), 27.2 us, 71.2%: parity. Where cuBLAS leads, it takes
+ * 64-row tiles on every SM and 16 stages (8 x 14336: DRAM 77.8% against
+ * our 66.8% on 112 blocks) or splits M into 64-wide tiles and K in two
+ * (128 x 4096 x 14336: 128 blocks, 77.6%).
+ * Tried and dropped (same runs, against the rung's 0.927 / 0.895 / 0.887 /
+ * 0.824 / 0.830 / 0.761):
+ *   width 64 at every M (more tiles, fewer slices; B read again from L2
+ *   per 64 of A's rows)   0.926 / 0.774 / 0.926 (cuBLAS slower that run) /
+ *                         0.836 / 0.727 / 0.666; 250 x 5000 x 3000 0.45
+ *                         against 0.63
+ *   B's loads under an L2 evict-first policy
+ *                         0.872 / 0.883 / 0.825 / 0.818 / 0.818 / 0.762
+ *   two k-tiles a stage (4 stages of 48 KB: 256 bytes of a row in one
+ *   stage), whole       0.969 against 0.999 at 32 x 11008, 0.818 against
+ *                       0.852 at 8 x 14336: longer runs along a row do not
+ *                       raise what DRAM gives.
+ *   cuBLAS's 64-row tiles: one consumer warpgroup a block, two blocks an
+ *   SM (6 stages at width 64, 4 at 128; the slices over 264 blocks)
+ *                       0.740 / 0.907-0.912 / 0.656-0.664 / 0.835-0.837 /
+ *                       0.605-0.614 against 0.931-0.933 / 0.894-0.897 /
+ *                       0.871-0.882 / 0.818-0.825 / 0.820-0.827 in two
+ *                       rounds; 0.636 against 0.887 at 17 x 8192 x 8192.
+ *                       Two blocks keep 96 KB of B in flight an SM, not
+ *                       128: more tiles, but less streaming.
+ *   9 stages at width 64 (144 KB of B in flight), two rounds each in one
+ *   call: 0.929 against 0.942 at 32 x 11008, 0.948-0.949 against
+ *   0.926-0.927 at 8 x 14336, level at 17 x 8192^2, 64 x 4096^2 and
+ *   16 x 4096^2: no clear gain, the default shape loses.
+ *   stream-K's schedule (the k-tiles of all tiles end to end, an even range
+ *   a block; the block that begins a tile adds the others' parts from
+ *   workspace slots, in block order, after waiting on their flags; branch
+ *   stream-k), H100, one call, two rounds each, against this rung:
+ *                       0.975 / 0.923-0.943 / 0.904-0.907 / 0.807-0.813 /
+ *                       0.891-0.894 / 0.616-0.617 against 0.994-1.006 /
+ *                       0.974 / 0.951-0.968 / 0.850-0.852 / 0.891 /
+ *                       0.748-0.749; 0.796-0.799 against 0.879 at 17 x
+ *                       4096 x 4096. Every SM streams B, but a tile's
+ *                       owner then waits for its last part and adds the
+ *                       parts alone.
+ * cuBLAS at 17 and 64 x 4096 x 4096 (Nsight Compute, H100) splits no K:
+ * 64-row tiles by 24 or 32 of A's rows, 16 stages, in clusters of 4 (64
+ * blocks) or 2 (128 blocks, M halved), one kernel of 15.8 and 16.4 us,
+ * where this rung's product took 16.7 us and its sum 3.8-5.4 more. Two
+ * changes followed (2026-11-26):
+ *   A's box is its m rows rounded up to 8 (later not rounded at all,
+ *   below), not the width: TMA's zero fill of the rows past A cost time
+ *   (64-row tiles, unsplit, at 4096 x 4096: 21.2 us at M = 17, 19.9 at 24,
+ *   18.3 at 48, 17.8 at 64, with the same bytes read; after the change
+ *   17.4-17.6 at 17 and 24).
+ *   At widths 64 and 128, where 128-row tiles would give fewer than half
+ *   the SMs one, 64-row tiles with one consumer warpgroup (CONSUMERS = 1,
+ *   256 threads) and the ring that fits (14 stages at width 64, 9 at 128):
+ *   twice the tiles, and with them fewer slices or none
+ *   (hgemm_swap_ab_splits).
+ * Measured (H100, one call, two rounds each, ratio to cuBLAS; before: the
+ * rung without either change, built beside it):
+ *   64 x 4096 x 4096      0.978 / 0.963 against 0.852 / 0.855
+ *   17 x 4096 x 4096      0.971 / 0.960 against 0.876 / 0.878 (previous call)
+ *   100 x 4096 x 4096     0.914 / 0.913 against 0.789 / 0.782 (previous call)
+ *   64 x 3072 x 8192      1.020 / 1.026 against 0.923 / 0.940
+ *   96 x 8192 x 8192      0.985 / 0.984 against 0.890 / 0.888 (previous call)
+ *   128 x 4096 x 14336    0.984 / 0.985 against 0.976 / 0.976
+ *   8 x 14336 x 4096      0.972 / 0.971 against 0.951 / 0.951 (128-row
+ *                         tiles; the box alone)
+ *   77 x 5000 x 3000      0.650 / 0.660 against 0.687 / 0.687: 79 tiles of
+ *                         47 k-tiles each, where 40 x 3 slices did better
+ * Then M from 129 to 256: 64-row tiles 128 wide, A's rows in two tiles of
+ * equal width rounded up to 8 (hgemm_swap_ab_tile_cols: 104 each at M =
+ * 200, whose boxes end at A's edge), where those tiles make one wave at
+ * most; else 128-row tiles 256 wide. H100, one call, against the rung
+ * before: 1.040 against 0.805 at 129 x 4096 x 4096, 0.906 against 0.759 at
+ * 200 x 4096 x 4096, 1.152 against 0.745 at 256 x 4096 x 4096, 0.990
+ * against 0.859 at 160 x 3072 x 8192; 0.946 at 256 x 256 x 65536 (8 tiles
+ * in 16 slices) where split_k gives 0.869. A first try that cut A's rows
+ * as 128 and the rest lost where the rest was short (0.520 against 0.772
+ * at 129 x 4096 x 4096: a box of 127 rows past A), and without the
+ * one-wave limit 250 x 5000 x 3000 fell to 0.43 of cuBLAS from 0.63 (H200:
+ * 79 x 2 tiles). Where they make more, 128-row tiles in the same two
+ * widths, where those make one wave (hgemm_swap_ab_tile_width): 0.86
+ * against 0.66 at 192 x 6144 x 4096, 0.95 against 0.80 at 200 x 8192 x
+ * 8192 (H100).
+ * Then past one wave at M 129-256 (two 128-row tiles across A's rows make
+ * more than the SMs): 192-row tiles (CONSUMERS = 3, 152 registers each,
+ * 5 stages of 40 KB), where those make one wave. Nsight Compute showed
+ * cuBLAS there with 192 x 104 tiles (nvjet 192x104, 116 tiles at 200 x
+ * 11008 x 4096, tensor pipe 52% against our 49% on 86 SMs busy). H100, one
+ * call, two rounds each, against the 128 x 256 tiles before:
+ *   200 x 11008 x 4096   0.959 / 0.969 against 0.838 / 0.846
+ *   256 x 11008 x 4096   0.925 / 0.878 against 0.834 / 0.828
+ *   160 x 9216 x 4096    0.887 / 0.885 against 0.729 / 0.728
+ *   144 x 12288 x 4096   0.937 / 0.938 against 0.875 / 0.874
+ *   200 x 11008 x 8192   0.864 / 0.890 against 0.837 / 0.843
+ *   240 x 10240 x 2048   0.972 / 0.972 against 0.871 / 0.800
+ * In the same session (H100) every other choice the rules could make was
+ * forced at five shapes; none beat the rules' own (K split in 2 or 3 cost
+ * 10-30% where M is 100-250: the partials are as large as C).
+ * Then A's boxes exactly its rows' share, no longer rounded up to 8 (no box
+ * past A but by a row; the rows of a stage past the box feed columns never
+ * stored). H100, one call, two rounds against the build before: 0.931 /
+ * 0.931 against 0.906 / 0.894 at 200 x 4096 x 4096, 0.936 / 0.933 against
+ * 0.893 / 0.897 at 129 x 4096 x 4096, 0.668 / 0.671 against 0.645 / 0.646
+ * at 77 x 5000 x 3000, 0.634 / 0.633 against 0.605 / 0.620 at 250 x 5000 x
+ * 3000; level at 17 x 4096^2, 64 x 4096^2, 100 x 4096^2, 100 x 3072 x 8192.
+ * Tried and dropped in that session: swap_ab's tiles in clusters of two
+ * stacked in B's rows that share A's tile by multicast (the kernel's
+ * CLUSTER, each block bringing half of A's rows). H100, one call, two
+ * rounds: 0.774 / 0.773 against 0.657 / 0.659 at 77 x 5000 x 3000, 0.738
+ * against 0.61 at 250 x 5000 x 3000 (both with rows past A in the box, the
+ * cluster halving them), but 0.88 against 0.96 at 64 x 4096^2, 0.79
+ * against 0.98 at 128 x 4096 x 14336, 0.80 against 0.90 at 256 x 4096^2,
+ * 0.78-0.81 against 0.85-0.86 at 192 x 6144 x 4096, 1.03 against 1.05 at
+ * 32 x 11008 x 4096, 0.963 against 0.98 at 96 x 8192^2.
+ * What those two shapes share is K = 3000: rows 6000 bytes apart, so each
+ * 128-byte row of a box straddles two L2 lines. H100, one call: swap_ab
+ * 22.6 us at 250 x 5000 x 3072 (0.898 of cuBLAS) against 37.7 at K = 3000
+ * (0.628), 17.9 against 24.7 us at 77 x 5000 (0.914 against 0.669);
+ * cuBLAS 20.3 against 23.7 and 16.3 against 16.5 us; narrow_tiles 0.962
+ * against 0.701. Per unit of K, rows off the 128-byte grid cost this rung
+ * 70% more and cuBLAS 20%. The clusters again, there (one call): 0.779
+ * against 0.667 at 77 x 5000 x 3000, 0.739 against 0.629 at 250 x 5000 x
+ * 3000, 0.636 against 0.551 at 160 x 5000 x 3000, 0.827 against 0.768 at
+ * 64 x 4000 x 3000; level or worse at 32 x 11000 x 3000 (0.910 / 0.916),
+ * 200 x 11008 x 4000 (0.783 / 0.797), 17 x 4096 x 4000 (0.875 / 0.941)
+ * and where rows are aligned (100 x 3000 x 8000: 0.828 / 0.866). Multicast
+ * halves the box rows a block fetches of A, which helps where A's tile is
+ * as tall as B's; no rule from seven shapes was kept. Nsight Compute
+ * (H100) at 250 x 5000 x K, K = 3000 against 3072: this rung's L2 read
+ * requests 2.40M against 0.70M (1.76 sectors a request against 4), 4.22M
+ * sectors against 2.80M, 80 SMs busy 60.4K cycles against 33.9K; cuBLAS
+ * (128 blocks) 1.88M requests against 0.73M, 35.2K cycles against 30.6K.
+ * Each SM's copy engine splits a row off the grid into several requests,
+ * about 0.5 a cycle at most: what helps is fewer box rows a block
+ * (multicast) and more SMs issuing them. */
+constexpr int SWAP_64_STAGES = 8, SWAP_TALL_STAGES = 5;
+
+template <int WIDTH, int STAGES, int CONSUMERS>
+static void launch_swap_ab(const hgemm_problem *p, cudaStream_t stream)
+{
+    int splits = p->swap_ab_splits;
+    const CUtensorMap &b_rows = CONSUMERS == 1 ? p->b_rows64 : CONSUMERS == 3 ? p->b_rows192 : p->b_rows128;
+    launch_warp_specialized<WIDTH, STAGES, true, 1, true, CONSUMERS>(b_rows, p->a_rows_swap,
+                                                                     splits > 1 ? p->partials : p->c, p->n, p->m, p->k,
+                                                                     splits, multiprocessors(), stream);
+    if (splits > 1) split_k_reduce(p, splits, stream);
+}
+
+extern "C" void hgemm_swap_ab(const hgemm_problem *p, cudaStream_t stream)
+{
+    bool short_rows = p->swap_ab_rows == 64, tall_rows = p->swap_ab_rows == 192;
+    switch (p->swap_ab_tile_width) {
+    case 64:
+        if (short_rows)
+            launch_swap_ab<64, HGEMM_SWAP_SHORT_STAGES(64), 1>(p, stream);
+        else
+            launch_swap_ab<64, SWAP_64_STAGES, 2>(p, stream);
+        break;
+    case 128:
+        if (short_rows)
+            launch_swap_ab<128, HGEMM_SWAP_SHORT_STAGES(128), 1>(p, stream);
+        else if (tall_rows)
+            launch_swap_ab<128, SWAP_TALL_STAGES, 3>(p, stream);
+        else
+            launch_swap_ab<128, WS_128_STAGES, 2>(p, stream);
+        break;
+    default: /* 128-row tiles */
+        launch_swap_ab<256, WS_256_STAGES, 2>(p, stream);
+    }
+}
+
+/* ---- Rung 13: narrow tiles of B -------------------------------------------- */
+
+/* Rung 13, narrow_tiles: for M from 129 to 256 the product unswapped again,
+ * as rung 10 runs it (A's rows in two tile rows of 128, whose two blocks
+ * form a cluster and share B's tile by multicast), but with B's tiles 80
+ * wide (wgmma m64n80k16, 8 stages of 26 KB): 2 x N / 80 tiles, where
+ * swap_ab's 64- to 192-row tiles of B come in steps too coarse to fill a
+ * wave (250 x 5000 x 3000: 126 tiles here, 80 there). cuBLAS's own choice
+ * at that shape (Nsight Compute, H100: nvjet 80x128, 128 blocks in
+ * clusters of two). A's rows past M (6 at M = 250, 96 at M = 160) are
+ * wasted work. Measured (H100, one call, ratio to cuBLAS, against
+ * swap_ab):
+ *   250 x 5000 x 3000   0.698 against 0.627     200 x 5000 x 3000   0.817 against 0.710
+ *   256 x 5000 x 3000   0.695 against 0.630     160 x 5000 x 3000   0.576 against 0.545
+ *   240 x 5120 x 4096   0.884 against 0.815     250 x 5000 x 8192   1.090 against 0.977
+ *   250 x 4096 x 4096   0.944 against 0.963     256 x 4096 x 4096   0.918 against 0.939
+ * A second call, the rung built: 0.691 against 0.634, 0.985 against 0.805
+ * at 240 x 5120 x 4096, 0.795 against 0.716 at 200 x 5000 x 3000. It wins
+ * where its tiles outnumber swap_ab's within a wave, and loses where
+ * swap_ab's 64-row tiles already fill one (128 tiles at N = 4096 against
+ * its 104). cuBLAS is still 1.4x faster at 250 x 5000 x 3000 (K = 3000:
+ * rows 6000 bytes apart, so a 128-byte box row spans two L2 lines; rung 12
+ * tells what that costs). Nsight Compute there (H100): this rung 126
+ * blocks, 2.28M L2 read requests, 4.44M sectors, 46.4K cycles a busy SM;
+ * cuBLAS 128 blocks, 1.88M, 3.92M, 32.2K. Its clusters of two lie along
+ * B's rows and share A's tile (128 + 80 / 2 box rows a block a k-tile here,
+ * 128 / 2 + 80 there). That orientation was tried and dropped (the kernel
+ * taking SHARE_A: a unit is two tiles side by side in one tile row, each
+ * block bringing 64 of A's 128 rows into both): H100, one call, 0.769
+ * against 0.698 at 250 x 5000 x 3000, but 0.760 against 0.873 at 240 x
+ * 5120 x 4096, 0.740 against 0.813 at 200 x 5000 x 3000, 0.844 against
+ * 0.955 at 250 x 5000 x 3072, 0.474 against 0.582 at 160 x 5000 x 3000. */
+constexpr int NARROW_BN = 80, NARROW_STAGES = 8;
+
+extern "C" void hgemm_narrow_tiles(const hgemm_problem *p, cudaStream_t stream)
+{
+    launch_warp_specialized<NARROW_BN, NARROW_STAGES, true, 2>(p->a_rows128, p->b_rows40, p->c, p->m, p->n, p->k, 1,
+                                                               multiprocessors(), stream);
+}
+
+size_t hgemm_skinny_shared_bytes(hgemm_launcher *rung)
+{
+    if (rung == hgemm_split_k) return ws_shape<128, WS_128_STAGES>::SHARED_BYTES;
+    if (rung == hgemm_swap_ab) /* the most of its widths */
+        return std::max({ws_shape<64, SWAP_64_STAGES>::SHARED_BYTES, ws_shape<128, WS_128_STAGES>::SHARED_BYTES,
+                         ws_shape<256, WS_256_STAGES>::SHARED_BYTES,
+                         ws_shape<64, HGEMM_SWAP_SHORT_STAGES(64), 1>::SHARED_BYTES,
+                         ws_shape<128, HGEMM_SWAP_SHORT_STAGES(128), 1>::SHARED_BYTES,
+                         ws_shape<128, SWAP_TALL_STAGES, 3>::SHARED_BYTES});
+    if (rung == hgemm_narrow_tiles) return ws_shape<NARROW_BN, NARROW_STAGES>::SHARED_BYTES;
+    return 0;
+}

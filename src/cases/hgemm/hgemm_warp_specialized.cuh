@@ -1,0 +1,352 @@
+/* The warp-specialized wgmma kernel that hgemm's Hopper rungs from 7 on
+ * share (hgemm_sm90a_kernels.cu: rungs 5-10, the square tiles;
+ * hgemm_skinny_sm90a_kernels.cu: rungs 11-13, the shapes whose tiles leave
+ * SMs idle), with its building blocks and its launch. sm_90a only: included
+ * by those two files, built in their object library. */
+#ifndef LADDER_HGEMM_WARP_SPECIALIZED_CUH
+#define LADDER_HGEMM_WARP_SPECIALIZED_CUH
+
+#include <algorithm>
+#include <type_traits>
+
+#include "harness/check/check.h"
+#include "harness/hardware/cluster_launch.cuh"
+#include "harness/hardware/shared_memory.cuh"
+#include "hgemm_tiles.cuh"
+#include "cases/sgemm/sgemm.h"
+
+
+/* The k-tile `tile` of rows row0.. of a matrix into a stage, counted on
+ * `full`. */
+__device__ __forceinline__ void tma_load_tile(uint32_t stage, const CUtensorMap &map, int row0, int tile,
+                                              uint64_t *full)
+{
+    tma_load_2d(stage, &map, tile * HGEMM_TILE_K, row0, full);
+}
+
+/* ---- wgmma building blocks ---------------------------------------------------- */
+
+/* A warpgroup's share of a wgmma tile: 64 rows of A (a_rows: 64 swizzled
+ * 128-byte rows) against BN rows of B^T, one k-tile (4 steps of 16). */
+template <int BN>
+__device__ __forceinline__ void wgmma_k_tile(float (&acc)[BN / 2], uint32_t a_rows, uint32_t b_rows)
+{
+#pragma unroll
+    for (int step = 0; step < HGEMM_TILE_K / 16; ++step) {
+        uint64_t a_desc = wgmma_descriptor_sw128(a_rows + 32 * step);
+        uint64_t b_desc = wgmma_descriptor_sw128(b_rows + 32 * step);
+        if constexpr (BN == 256)
+            wgmma_m64n256k16_bf16(acc, a_desc, b_desc);
+        else if constexpr (BN == 192)
+            wgmma_m64n192k16_bf16(acc, a_desc, b_desc);
+        else if constexpr (BN == 128)
+            wgmma_m64n128k16_bf16(acc, a_desc, b_desc);
+        else if constexpr (BN == 80)
+            wgmma_m64n80k16_bf16(acc, a_desc, b_desc);
+        else
+            wgmma_m64n64k16_bf16(acc, a_desc, b_desc);
+    }
+}
+
+/* A warpgroup's 64 x BN accumulator of an m x n product into C at (row0,
+ * col0): warp w holds rows 16 w + lane / 4 and + 8. TRANSPOSED: the product
+ * is C^T (swap_ab), so element (row, col) goes to C[col][row], C being
+ * n x m row-major; a warp's store then covers 4 rows of C with 8
+ * consecutive floats each, whole 32-byte sectors. CHECKED: the tile may
+ * cross C's edge, and each store tests its place. */
+template <int BN, bool TRANSPOSED, bool CHECKED>
+__device__ __forceinline__ void wgmma_store_tile(float *__restrict__ c, int m, int n, int row0, int col0,
+                                                 const float (&acc)[BN / 2])
+{
+    int warp = (threadIdx.x % 128) / 32, lane = threadIdx.x % 32;
+    int row = row0 + 16 * warp + lane / 4;
+    if constexpr (TRANSPOSED) {
+        /* One pointer walks the columns, 8 m floats a step: an address per
+         * element would not fit beside 128 accumulators in the 168
+         * registers the kernel is compiled for (it spilled). */
+        float *column = c + (size_t)(col0 + 2 * (lane % 4)) * m + row;
+#pragma unroll
+        for (int j = 0; j < BN / 8; ++j, column += (size_t)8 * m) {
+            int col = col0 + 8 * j + 2 * (lane % 4);
+            if (!CHECKED || col < n) {
+                if (!CHECKED || row < m) column[0] = acc[4 * j];
+                if (!CHECKED || row + 8 < m) column[8] = acc[4 * j + 2];
+            }
+            if (!CHECKED || col + 1 < n) {
+                if (!CHECKED || row < m) column[m] = acc[4 * j + 1];
+                if (!CHECKED || row + 8 < m) column[m + 8] = acc[4 * j + 3];
+            }
+        }
+    } else {
+#pragma unroll
+        for (int j = 0; j < BN / 8; ++j) {
+            int col = col0 + 8 * j + 2 * (lane % 4);
+            if constexpr (CHECKED) {
+                store_pair(c, m, n, row, col, acc[4 * j], acc[4 * j + 1]);
+                store_pair(c, m, n, row + 8, col, acc[4 * j + 2], acc[4 * j + 3]);
+            } else {
+                float *at = c + (size_t)row * n + col;
+                *reinterpret_cast<float2 *>(at) = make_float2(acc[4 * j], acc[4 * j + 1]);
+                *reinterpret_cast<float2 *>(at + 8 * (size_t)n) = make_float2(acc[4 * j + 2], acc[4 * j + 3]);
+            }
+        }
+    }
+}
+
+/* A tile wholly inside C (all but the edge tiles; for 8-byte stores, N
+ * even) stores without a test, in code of its own: tests that choose per
+ * store cost every tile the edge tiles' branches (sgemm's 3xtf32_wgmma ran
+ * 20% slower with them). */
+template <int BN, bool TRANSPOSED = false>
+__device__ __forceinline__ void wgmma_store(float *__restrict__ c, int m, int n, int row0, int col0,
+                                            const float (&acc)[BN / 2])
+{
+    if (row0 + 64 <= m && col0 + BN <= n && (TRANSPOSED || n % 2 == 0))
+        wgmma_store_tile<BN, TRANSPOSED, false>(c, m, n, row0, col0, acc);
+    else
+        wgmma_store_tile<BN, TRANSPOSED, true>(c, m, n, row0, col0, acc);
+}
+
+/* ---- Rungs 7-9: warp specialization ------------------------------------------ */
+
+/* Rung 7: the roles split. Warpgroup 0 produces: one of its threads waits
+ * for a free stage (the stage's "empty" mbarrier) and issues its copies;
+ * it gives its registers back (setmaxnreg to 40). Warpgroups 1 and 2
+ * consume, each 64 rows of the 128 x BN block tile, with up to 232
+ * registers; each keeps one k-tile of wgmma in flight (wait_group 1) and
+ * releases a stage as soon as the multiply that read it is done. Loads,
+ * multiplies of the two consumers and the release no longer wait for one
+ * another, and the ring is deeper (6 stages at 128 x 128). (CONSUMERS = 1,
+ * one consumer on a 64 x BN tile, serves swap_ab's short tiles.)
+ * Rung 8 (BN = 256): 128 x 256 tiles, m64n256k16: each k-tile byte of A
+ * now feeds 256 columns, not 128: shared-memory reads per FLOP drop by a
+ * third (wgmma reads A and B from shared memory; at 128 x 128 that traffic
+ * nears the 128 bytes per clock an SM reads), 4 stages of 48 KB.
+ * Rung 9 (PERSISTENT): one block per SM walks the tiles (the swizzled
+ * order of sgemm, groups of GROUP_M tile rows, so that the 132 tiles in
+ * flight share A and B panels in L2); the producer runs ahead into the
+ * next tile while the consumers store this one: the epilogue and the
+ * pipeline's fill overlap the next tile's loads, and no block launches or
+ * drains a ring per tile.
+ * Measured (H100 SXM, ratio to cuBLAS BF16, 4096^3 / 8192^3 / 4095 x 4097
+ * x 4093, where cuBLAS takes a slow path, 85 TFLOP/s):
+ *   warp_specialized  0.722 / 0.532 / 4.97  (8192: noisy, throttled)
+ *   ws_128x256        0.870 / 0.677 / 5.35  (8192: noisy, throttled)
+ *   persistent        0.938 / 0.981 / 5.07; a second run 0.952 / 0.846
+ *                     (throttled); a third 0.973 / 0.986 / 5.15,
+ *                     698-779 TFLOP/s over the three
+ * At 8192^3 the non-persistent rungs lose to L2: row-major block order
+ * puts 132 blocks on 4 tile rows and all 32 tile columns, so every wave
+ * streams all of B (128 MB, more than the 50 MB L2) from DRAM; the grouped
+ * order of the persistent rung fixes that (0.68 -> 0.98). The limiter of
+ * the persistent rung (Nsight Compute, 8192^3): the tensor pipe busy 91.6%
+ * of elapsed cycles (83.8% at 4096^3), L2 79%, DRAM 34%, no spills, 168
+ * registers at entry. What is left is the tile change: both consumers
+ * drain their wgmma, store 128 KB of C from registers and restart the
+ * pipeline together, and the tensor pipe idles meanwhile; at 4096^3 (64
+ * k-tiles a tile) that costs twice what it costs at 8192^3, hence 0.94-0.97
+ * against 0.98-0.99. Rung 10's notes go on from there. */
+/* The first k-tile of slice `slice` of `slices` (the last slice ends at
+ * k_tiles): slices differ by at most one k-tile. */
+__device__ __forceinline__ int k_slice_begin(int slice, int k_tiles, int slices)
+{
+    return (int)((long long)slice * k_tiles / slices);
+}
+
+constexpr int WS_PRODUCER_REGISTERS = 40, WS_GROUP_M = 8;
+
+/* A block tile of 64 x CONSUMERS rows by BN, a consumer warpgroup each 64
+ * rows, beside the producer's warpgroup; each consumer takes the registers
+ * the producer gives back (232 of two, 152 of three: 64K a block). */
+template <int BN, int STAGES, int CONSUMERS = 2>
+struct ws_shape {
+    static constexpr int BM = 64 * CONSUMERS, THREADS = 128 * (1 + CONSUMERS);
+    static constexpr int CONSUMER_REGISTERS = CONSUMERS == 3 ? 152 : 232;
+    static constexpr int A_BYTES = BM * HGEMM_ROW_BYTES, STAGE_BYTES = (BM + BN) * HGEMM_ROW_BYTES;
+    static constexpr size_t SHARED_BYTES = (size_t)STAGES * STAGE_BYTES + 2 * STAGES * sizeof(uint64_t) + 1024;
+    static_assert(SHARED_BYTES <= 227 * 1024, "fits Hopper's 227 KB a block");
+};
+
+/* A tile's columns of the kernel's product: BN, or with TRANSPOSED_C
+ * (swap_ab, whose columns of C^T are A's rows) as many as
+ * hgemm_swap_ab_tile_cols gives, at most BN. */
+template <int BN, bool TRANSPOSED_C>
+__host__ __device__ __forceinline__ int ws_tile_cols(int n)
+{
+    return TRANSPOSED_C ? hgemm_swap_ab_tile_cols(n, BN) : BN;
+}
+
+template <int BN, int STAGES, bool PERSISTENT, int CLUSTER, bool TRANSPOSED_C = false, int CONSUMERS = 2>
+__global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
+    warp_specialized_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
+                            float *__restrict__ c, int m, int n, int k, int splits)
+{
+    static_assert(CLUSTER == 1 || PERSISTENT, "clusters walk the tiles as persistent blocks");
+    typedef ws_shape<BN, STAGES, CONSUMERS> S;
+    extern __shared__ uint8_t raw_shared[];
+    uint8_t *shared = aligned_1024(raw_shared);
+    uint64_t *full = reinterpret_cast<uint64_t *>(shared + STAGES * S::STAGE_BYTES), *empty = full + STAGES;
+    uint32_t ring = smem_address(shared);
+    /* b_map's box is tile_cols tall: with TRANSPOSED_C, rows past A would
+     * only feed columns of C^T that are never stored, and TMA's zero fill of
+     * rows outside a matrix costs time. */
+    int tile_cols = ws_tile_cols<BN, TRANSPOSED_C>(n);
+    int tiles_m = hgemm_ceil_div(m, S::BM), tiles_n = hgemm_ceil_div(n, tile_cols);
+    int k_tiles = hgemm_ceil_div(k, HGEMM_TILE_K);
+    /* A unit is CLUSTER tiles stacked in one tile column, one a block of
+     * the cluster, which share their B tile. A work item is a unit and a
+     * slice of K (splits > 1: split_k and swap_ab, whose slice s goes to
+     * the s-th m x n partial at c). */
+    int units_m = hgemm_ceil_div(tiles_m, CLUSTER), units = units_m * tiles_n, items = units * splits;
+    int rank = CLUSTER > 1 ? (int)cluster_rank() : 0;
+    int first = PERSISTENT ? blockIdx.x / CLUSTER : blockIdx.y * tiles_n + blockIdx.x;
+    int step = PERSISTENT ? gridDim.x / CLUSTER : units;
+    int group_m = PERSISTENT ? WS_GROUP_M / CLUSTER : 1;
+    /* the consumer warps of every block read each stage */
+    ring_barriers_init<CLUSTER>(full, empty, STAGES, 4 * CONSUMERS);
+    /* The split-K sum, where it follows, may be launched now: it waits for
+     * this grid's end (grid_dependency_wait), and is ready to run then. */
+    grid_dependents_launch();
+    int warpgroup = threadIdx.x / 128;
+    int s = 0;
+    uint32_t phase = 0;
+    auto next_stage = [&]() {
+        if (++s == STAGES) s = 0, phase ^= 1;
+    };
+    if (warpgroup == 0) {
+        setmaxnreg_decrease<WS_PRODUCER_REGISTERS>();
+        int stage_bytes = S::A_BYTES + tile_cols * HGEMM_ROW_BYTES;
+        if (threadIdx.x == 0) {
+            for (int item = first; item < items; item += step) {
+                int unit_m, tile_n, split = item / units;
+                sgemm_swizzled_tile(item % units, units_m, tiles_n, group_m, &unit_m, &tile_n);
+                /* A block past the last tile row still brings its half of
+                 * B for its peer (and the last row's A); its stores all
+                 * fall outside C. */
+                int tile_m = min(CLUSTER * unit_m + rank, tiles_m - 1);
+                int t_end = k_slice_begin(split + 1, k_tiles, splits);
+                for (int t = k_slice_begin(split, k_tiles, splits); t < t_end; ++t) {
+                    mbarrier_wait(&empty[s], phase ^ 1);
+                    uint32_t stage = ring + (uint32_t)s * S::STAGE_BYTES;
+                    mbarrier_arrive_expect_bytes(&full[s], stage_bytes);
+                    tma_load_tile(stage, a_map, tile_m * S::BM, t, &full[s]);
+                    /* Each block of the cluster brings BN / CLUSTER rows of
+                     * the B tile into all of them (b_map's box is that
+                     * tall). */
+                    constexpr int share = BN / CLUSTER;
+                    if constexpr (CLUSTER > 1)
+                        tma_load_2d_multicast(stage + S::A_BYTES + rank * share * HGEMM_ROW_BYTES, &b_map,
+                                              t * HGEMM_TILE_K, tile_n * BN + rank * share, &full[s],
+                                              (1 << CLUSTER) - 1);
+                    else
+                        tma_load_tile(stage + S::A_BYTES, b_map, tile_n * tile_cols, t, &full[s]);
+                    next_stage();
+                }
+            }
+        }
+    } else {
+        setmaxnreg_increase<S::CONSUMER_REGISTERS>();
+        int consumer = warpgroup - 1, lane = threadIdx.x % 32;
+        /* Done with a stage: every block that writes into it must hear so
+         * before it does again. */
+        auto release = [&](int stage) {
+            if (lane == 0) mbarrier_arrive_cluster<CLUSTER>(&empty[stage]);
+        };
+        for (int item = first; item < items; item += step) {
+            int unit_m, tile_n, split = item / units;
+            sgemm_swizzled_tile(item % units, units_m, tiles_n, group_m, &unit_m, &tile_n);
+            int tile_m = CLUSTER * unit_m + rank;
+            int t_end = k_slice_begin(split + 1, k_tiles, splits);
+            float acc[BN / 2];
+#pragma unroll
+            for (int i = 0; i < BN / 2; ++i) acc[i] = 0.0f;
+            int previous = -1;
+            for (int t = k_slice_begin(split, k_tiles, splits); t < t_end; ++t) {
+                mbarrier_wait(&full[s], phase);
+                uint32_t stage = ring + (uint32_t)s * S::STAGE_BYTES;
+                wgmma_fence();
+                wgmma_k_tile<BN>(acc, stage + consumer * 64 * HGEMM_ROW_BYTES, stage + S::A_BYTES);
+                wgmma_commit();
+                /* The previous k-tile's multiply is done: its stage is free. */
+                wgmma_wait<1>();
+                if (previous >= 0) release(previous);
+                previous = s;
+                next_stage();
+            }
+            wgmma_wait<0>();
+            release(previous);
+            /* C^T's columns past the tile's are the next tile's */
+            int col0 = tile_n * tile_cols, store_n = TRANSPOSED_C ? min(n, col0 + tile_cols) : n;
+            wgmma_store<BN, TRANSPOSED_C>(c + (size_t)split * m * n, m, store_n, tile_m * S::BM + 64 * consumer, col0,
+                                          acc);
+        }
+    }
+    /* A peer may still arrive on this block's barriers. */
+    if constexpr (CLUSTER > 1) cluster_sync();
+}
+
+
+/* ---- Launch ------------------------------------------------------------------- */
+
+static inline int multiprocessors()
+{
+    static int sms = 0;
+    if (!sms) {
+        int device;
+        CUDA_CHECK(cudaGetDevice(&device));
+        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    }
+    return sms;
+}
+
+
+/* The kernel's product is m x n (C's, or C^T's with TRANSPOSED_C).
+ * splits > 1: the products of the K slices go to that many m x n partials
+ * at c (the split-K rungs). Persistent: `blocks` resident blocks at most, in
+ * clusters of CLUSTER. */
+template <int BN, int STAGES, bool PERSISTENT, int CLUSTER = 1, bool TRANSPOSED_C = false, int CONSUMERS = 2>
+static cudaLaunchConfig_t warp_specialized_config(int m, int n, int splits, int blocks, cudaLaunchAttribute *cluster,
+                                                  cudaStream_t stream)
+{
+    typedef ws_shape<BN, STAGES, CONSUMERS> S;
+    allow_shared_bytes<warp_specialized_kernel<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C, CONSUMERS>>(
+        S::SHARED_BYTES);
+    int tiles_m = hgemm_ceil_div(m, S::BM);
+    int tiles_n = hgemm_ceil_div(n, ws_tile_cols<BN, TRANSPOSED_C>(n));
+    long long items = (long long)hgemm_ceil_div(tiles_m, CLUSTER) * CLUSTER * tiles_n * splits;
+    cudaLaunchConfig_t config = cluster_config(items < blocks ? (unsigned)items : (unsigned)blocks, S::THREADS,
+                                               S::SHARED_BYTES, CLUSTER, cluster, stream);
+    if (!PERSISTENT) config.gridDim = dim3(tiles_n, tiles_m);
+    return config;
+}
+
+/* C (or its partials) from the problem's A in boxes of 64 x CONSUMERS rows
+ * and its B in boxes of BN / CLUSTER rows; TRANSPOSED_C: the maps of B^T and A^T,
+ * m and n exchanged. */
+template <int BN, int STAGES, bool PERSISTENT, int CLUSTER = 1, bool TRANSPOSED_C = false, int CONSUMERS = 2>
+static void launch_warp_specialized(const CUtensorMap &a_map, const CUtensorMap &b_map, float *c, int m, int n, int k,
+                                    int splits, int blocks, cudaStream_t stream)
+{
+    cudaLaunchAttribute cluster;
+    cudaLaunchConfig_t config = warp_specialized_config<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C, CONSUMERS>(
+        m, n, splits, blocks, &cluster, stream);
+    CUDA_CHECK(cudaLaunchKernelEx(&config,
+                                  warp_specialized_kernel<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C, CONSUMERS>,
+                                  a_map, b_map, c, m, n, k, splits));
+}
+
+template <int BN, int STAGES, bool PERSISTENT, int CLUSTER = 1>
+static void launch_warp_specialized(const hgemm_problem *p, const CUtensorMap &b_map, float *c, int splits,
+                                    int blocks, cudaStream_t stream)
+{
+    launch_warp_specialized<BN, STAGES, PERSISTENT, CLUSTER>(p->a_rows128, b_map, c, p->m, p->n, p->k, splits, blocks,
+                                                             stream);
+}
+
+constexpr int WS_128_STAGES = 6, WS_256_STAGES = 4;
+
+/* Dynamic shared memory of the rungs of hgemm_skinny_sm90a_kernels.cu (0
+ * for the others). */
+size_t hgemm_skinny_shared_bytes(hgemm_launcher *rung);
+
+#endif
