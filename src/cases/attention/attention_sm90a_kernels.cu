@@ -283,6 +283,38 @@ struct ws_work_barriers {
  * Measured, the committed run and a second (H200, against cuDNN, four
  * default sizes): 1.000, 0.999 / 1.003, 1.001 / 0.987, 0.962 / 1.035,
  * 1.018.
+ * Tried after rung 11 and dropped (H100, 2026-11-26; each a rung 12 run
+ * beside rung 11 in the same call, two rounds, the four default sizes):
+ * - Works that flow into each other: a work's first Q K^T issued in one
+ *   turn with the previous work's last P V, whose O is stored under the
+ *   other warpgroup's products; Q in two buffers (one at 176 keys, where
+ *   two do not fit). As one stream of tiles with a branch for a work's
+ *   first step: 0.967-0.969 / 0.951 / 0.882 / 0.948-0.957 against rung
+ *   11's 1.010-1.015 / 1.004-1.007 / 0.961-0.970 / 1.040. The loop's
+ *   counters were no longer known to be warp-uniform: every wgmma
+ *   descriptor took two R2UR moves and the instructions rose 10% (Nsight
+ *   Compute, causal 4096: 350M against rung 10's 320M, tensor pipe 64.5%
+ *   against 69.2%; before the tile addresses went through shuffles,
+ *   0.880-0.897 at D = 128). In this works' loop instead (the last P V
+ *   and the store moved into the next work's first step, the tile loop
+ *   as it is here): 0.974-0.975 / 0.989-0.990 / 0.951-0.959 /
+ *   1.020-1.055 against 1.006-1.008 / 1.004-1.006 / 0.971-0.974 /
+ *   1.019-1.040. Barrier stalls fell (0.66 against 0.76 cycles an issued
+ *   instruction), the instructions rose 7.5% (344M) and the tensor pipe
+ *   stayed at 68.3%. A work boundary costs less than estimated: at
+ *   causal 4096 a work averages 16.5 tiles of 4096 tensor clocks.
+ * - A work's last key tile cut to the keys its warpgroup sees (wgmma
+ *   m64n64 where 64 keys remain: warpgroup 0's causal diagonal, the 48
+ *   keys past 23 tiles of 176 at S = 4096). With the instruction's width
+ *   chosen at run time ptxas serialized every wgmma of the kernel: C7518
+ *   (a width derived from threadIdx), C7511 and C7517 (a uniform one),
+ *   C7514 and C7515 (a P V with fewer k-steps). Not measured.
+ * Nsight Compute on rung 10 and cuDNN at causal:4x32x4096x128 (H100,
+ * clocks free): 900.1 against 899.7 us, tensor pipe 69.2% against 68.9%,
+ * issue slots 41.6% against 42.3%, 319.7M against 326.4M instructions;
+ * stalls per issued instruction: wait 1.52 against 1.07, barrier 0.76
+ * against 1.41, dispatch 0.60 against 0.44, long scoreboard 0.37 against
+ * 0.59. The two kernels are the same machine at the same speed.
  * Nsight Compute on rung 9 at 4x32x4096x128 (full): tensor pipe busy
  * 73.8% of elapsed cycles, XU (MUFU.EX2) 39.8% and FMA 15.5% of active,
  * issue slots 41.4%, DRAM 9.8%, 168 registers at entry; cuDNN's kernel on
