@@ -114,6 +114,14 @@ int hgemm_encode_tensor_maps(hgemm_problem *p, char *err, size_t err_len)
         encode_map(&p->a_rows_swap, p->a, p->m, p->k, p->ld,
                    hgemm_swap_ab_tile_cols(p->m, p->swap_ab_tile_width), err, err_len))
         return -1;
+    p->c_map_encoded = p->n % 4 == 0;
+    if (p->c_map_encoded) {
+        uint64_t dims[2] = {(uint64_t)p->n, (uint64_t)p->m}, strides[1] = {(uint64_t)p->n * sizeof(float)};
+        uint32_t box[2] = {32, 64};
+        if (ladder_tensor_map(&p->c_cols32, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, p->c, dims, strides, box,
+                              CU_TENSOR_MAP_SWIZZLE_128B, err, err_len))
+            return -1;
+    }
     return 0;
 }
 
@@ -169,8 +177,9 @@ static const ladder_variant hgemm_variants[] = {
     LADDER_RUNG("persistent", "a block per SM walks the tiles in groups of 8 tile rows (L2); stores overlap the next "
                               "tile's loads", SM90A(hgemm_persistent), NEEDS_SM90A),
     LADDER_RUNG("persistent_multicast", "clusters of two blocks stacked in M share their B tile: each brings half "
-                                        "of it into both by TMA multicast (a third fewer L2 bytes a block); "
-                                        "128x192 tiles where they fill the waves better",
+                                        "of it into both by TMA multicast (a third fewer L2 bytes a block); C "
+                                        "through shared memory and TMA stores under the next tile; 128x192 tiles "
+                                        "where they fill the waves better",
                 SM90A(hgemm_persistent_multicast), NEEDS_SM90A),
     LADDER_RUNG("split_k", "few tiles, long K: work items are tiles x slices of K, FP32 partials added in a fixed "
                            "order by a second kernel", SM90A(hgemm_split_k), NEEDS_SM90A),

@@ -34,6 +34,11 @@ typedef struct hgemm_problem {
      * past HGEMM_SWAP_AB_MAX_M); each box 64 elements (128 bytes) of K,
      * 128-byte swizzle, zeros outside the matrix. */
     CUtensorMap a_rows128, b_rows40, b_rows64, b_rows96, b_rows128, b_rows192, b_rows256, a_rows_swap;
+    /* C (FP32) in boxes of 32 columns (128 bytes, 128-byte swizzle) by 64
+     * rows, for the epilogue of TMA stores; encoded (c_map_encoded) where
+     * C's rows are a multiple of 16 bytes long (n % 4 == 0). */
+    CUtensorMap c_cols32;
+    int c_map_encoded;
     /* The split-K rungs' FP32 partial products: split_k slices of m x n
      * for split_k (hgemm_split_k_count), swap_ab_splits for swap_ab
      * (hgemm_swap_ab_splits), room for the more of the two; NULL where

@@ -34,7 +34,11 @@ int main(void)
     const char *sizes[] = {"256x256x256", "129x257x95",  "1x256x256",   "256x1x256",  "130x300x1",
                            "16x300x95",   "300x7x1003",  "200x136x4000", "40x1000x700", "17x999x700",
                            "100x300x129", "20x8500x70",  "100x8500x70", "200x8400x70",
-                           "137x8500x100" /* swap_ab's 192-row tiles (on 132 SMs) */};
+                           "137x8500x100" /* swap_ab's 192-row tiles (on 132 SMs) */,
+                           /* persistent_multicast's TMA stores: 11 tile rows (the last
+                            * cluster's second block wholly past M) by 22 tile columns,
+                            * the last 4 wide, 2 rounds of 132 blocks */
+                           "1400x5380x72"};
     int ran = 0;
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
         void *state = create_case_or_die(&hgemm_case, sizes[i]);

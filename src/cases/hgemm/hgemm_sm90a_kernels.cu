@@ -206,26 +206,52 @@ extern "C" void hgemm_persistent(const hgemm_problem *p, cudaStream_t stream)
  * 0.638: rows off the 128-byte grid there too), 22.2 against 25.9 us at
  * 1536^3 (0.775 against 0.664), 78.2 against 99.9 us at 2305 x 2100 x
  * 4096, 290.6 against 297.1 us at 4095 x 4097 x 4093. The default square
- * sizes keep 256. Next: the stores through shared memory and TMA, and an
- * order that spreads the blocks' tile changes apart. */
+ * sizes keep 256.
+ * Then C through shared memory and TMA stores at width 256, where C's
+ * rows are a multiple of 16 bytes (wgmma_store_through_tma; 32 KB of
+ * buffers beside the 4 stages, 224 KB in all). Without any stores (their
+ * time measured, the result thrown away) the rung ran 0.175 / 1.381 /
+ * 0.579 ms where it ran 0.194 / 1.446 / 0.624 ms: the tile change cost
+ * 10% at 4096^3. A consumer now writes its 64 x 256 floats into two 8 KB
+ * buffers in turn, one thread sends each 64 x 32 box, and the warpgroup
+ * moves on to the next tile as soon as the copy engine has read the last
+ * buffer; C is written under the next tile's multiplies, and TMA clips
+ * the edge tiles (no tests). H100, one call, two rounds, against the
+ * stores from registers: 0.977, 0.975 / 0.997 (the second round's cuBLAS
+ * throttled) / 0.967, 0.967 against 0.941, 0.940 / 0.979, 0.981 / 0.944,
+ * 0.943. Nsight Compute at 4096^3: 190.3 us at 1.60 GHz, tensor pipe
+ * 83.3% (79.8% before), against cuBLAS's 183.8 us and 86.0%
+ * (nvjet_sm90_tss_256x128_64x4_1x2_h_bz_coopA: 256 x 128 tiles, A shared
+ * by a cluster of two along N). What is left of the tile change: each
+ * consumer's 64 STS.64 and 16 named barriers. */
 constexpr int WS_192_STAGES = 5;
 
 extern "C" void hgemm_persistent_multicast(const hgemm_problem *p, cudaStream_t stream)
 {
     if (p->multicast_width == 192)
         launch_warp_specialized<192, WS_192_STAGES, true, 2>(p, p->b_rows96, p->c, 1, p->cluster_blocks, stream);
+    else if (p->c_map_encoded)
+        launch_warp_specialized<256, WS_256_STAGES, true, 2, true>(p, p->b_rows128, p->c, 1, p->cluster_blocks,
+                                                                   stream);
     else
         launch_warp_specialized<256, WS_256_STAGES, true, 2>(p, p->b_rows128, p->c, 1, p->cluster_blocks, stream);
 }
 
-/* Blocks of persistent_multicast's clusters that can be resident at once. */
-extern "C" int hgemm_cluster_blocks(const hgemm_problem *p)
+/* Blocks of persistent_multicast's clusters that can be resident at once
+ * (of its 256-wide kernel, with TMA stores where it takes them). */
+template <bool TMA_STORE>
+static int cluster_blocks(const hgemm_problem *p)
 {
     cudaLaunchAttribute cluster;
-    cudaLaunchConfig_t config =
-        warp_specialized_config<256, WS_256_STAGES, true, 2>(p->m, p->n, 1, 2 * multiprocessors(), &cluster, 0);
+    cudaLaunchConfig_t config = warp_specialized_config<256, WS_256_STAGES, true, 2, false, 2, TMA_STORE>(
+        p->m, p->n, 1, 2 * multiprocessors(), &cluster, 0);
     config.gridDim = dim3(2 * multiprocessors());
-    return resident_cluster_blocks<warp_specialized_kernel<256, WS_256_STAGES, true, 2>>(config);
+    return resident_cluster_blocks<warp_specialized_kernel<256, WS_256_STAGES, true, 2, false, 2, TMA_STORE>>(config);
+}
+
+extern "C" int hgemm_cluster_blocks(const hgemm_problem *p)
+{
+    return p->c_map_encoded ? cluster_blocks<true>(p) : cluster_blocks<false>(p);
 }
 
 extern "C" size_t hgemm_sm90a_shared_bytes(hgemm_launcher *rung)
@@ -235,6 +261,6 @@ extern "C" size_t hgemm_sm90a_shared_bytes(hgemm_launcher *rung)
     if (rung == hgemm_warp_specialized) return ws_shape<128, WS_128_STAGES>::SHARED_BYTES;
     if (rung == hgemm_ws_128x256 || rung == hgemm_persistent) return ws_shape<256, WS_256_STAGES>::SHARED_BYTES;
     if (rung == hgemm_persistent_multicast)
-        return std::max(ws_shape<256, WS_256_STAGES>::SHARED_BYTES, ws_shape<192, WS_192_STAGES>::SHARED_BYTES);
+        return std::max(ws_shape<256, WS_256_STAGES, 2, true>::SHARED_BYTES, ws_shape<192, WS_192_STAGES>::SHARED_BYTES);
     return hgemm_skinny_shared_bytes(rung);
 }

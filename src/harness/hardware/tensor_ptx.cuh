@@ -190,6 +190,54 @@ __device__ __forceinline__ void tma_load_2d_multicast(uint32_t dst, const void *
 #endif
 }
 
+/* The box at (inner, outer) of a tensor written from shared memory at src
+ * (laid out as tma_load_2d would have written it), in this thread's bulk
+ * group; elements outside the tensor are not written. */
+__device__ __forceinline__ void tma_store_2d(const void *tensor_map, int inner, int outer, uint32_t src)
+{
+#if __CUDA_ARCH__ >= 900
+    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];\n" ::"l"(tensor_map),
+                 "r"(inner), "r"(outer), "r"(src)
+                 : "memory");
+#endif
+}
+
+/* Close this thread's bulk group of TMA stores issued since the last. */
+__device__ __forceinline__ void bulk_commit()
+{
+#if __CUDA_ARCH__ >= 900
+    asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+#endif
+}
+
+/* Until at most PENDING of this thread's bulk groups have not yet read
+ * their shared memory (READ) or not yet completed their writes. */
+template <int PENDING, bool READ>
+__device__ __forceinline__ void bulk_wait()
+{
+#if __CUDA_ARCH__ >= 900
+    if constexpr (READ)
+        asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(PENDING) : "memory");
+    else
+        asm volatile("cp.async.bulk.wait_group %0;\n" ::"n"(PENDING) : "memory");
+#endif
+}
+
+/* Order this thread's writes to shared memory before the copy engine's
+ * reads of it (the async proxy), e.g. a TMA store of what was written. */
+__device__ __forceinline__ void fence_async_shared()
+{
+#if __CUDA_ARCH__ >= 900
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#endif
+}
+
+/* Two floats to shared memory at a 32-bit shared address. */
+__device__ __forceinline__ void st_shared_f32x2(uint32_t address, float x, float y)
+{
+    asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(address), "f"(x), "f"(y) : "memory");
+}
+
 /* This block's rank in its cluster. */
 __device__ __forceinline__ uint32_t cluster_rank()
 {
