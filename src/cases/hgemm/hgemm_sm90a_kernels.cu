@@ -207,9 +207,9 @@ extern "C" void hgemm_persistent(const hgemm_problem *p, cudaStream_t stream)
  * 1536^3 (0.775 against 0.664), 78.2 against 99.9 us at 2305 x 2100 x
  * 4096, 290.6 against 297.1 us at 4095 x 4097 x 4093. The default square
  * sizes keep 256.
- * Then C through shared memory and TMA stores at width 256, where C's
- * rows are a multiple of 16 bytes (wgmma_store_through_tma; 32 KB of
- * buffers beside the 4 stages, 224 KB in all). Without any stores (their
+ * Then C through shared memory and TMA stores where C's rows are a
+ * multiple of 16 bytes (wgmma_store_through_tma; 32 KB of buffers beside
+ * the 4 stages, 224 KB in all; at width 192, 4 stages where 5). Without any stores (their
  * time measured, the result thrown away) the rung ran 0.175 / 1.381 /
  * 0.579 ms where it ran 0.194 / 1.446 / 0.624 ms: the tile change cost
  * 10% at 4096^3. A consumer now writes its 64 x 256 floats into two 8 KB
@@ -223,16 +223,27 @@ extern "C" void hgemm_persistent(const hgemm_problem *p, cudaStream_t stream)
  * 83.3% (79.8% before), against cuBLAS's 183.8 us and 86.0%
  * (nvjet_sm90_tss_256x128_64x4_1x2_h_bz_coopA: 256 x 128 tiles, A shared
  * by a cluster of two along N). What is left of the tile change: each
- * consumer's 64 STS.64 and 16 named barriers. */
-constexpr int WS_192_STAGES = 5;
+ * consumer's 64 STS.64 and 16 named barriers. At width 192 (4 stages
+ * against 5 with the register stores), same call: 0.929, 0.930 against
+ * 0.892, 0.896 at 3072^3; 0.714, 0.720 against 0.691, 0.692 at 3000^3;
+ * 0.818-0.821 against 0.776-0.780 at 1536^3; 75 against 78-80 us at 2305
+ * x 2100 x 4096. Dropped: 3 stages and 4 buffers a consumer at width
+ * 256, 0.914-0.923 / 0.971 / 0.930 against 0.950-0.974 / 0.991-0.994 /
+ * 0.965-0.967 (same call). */
+/* 128 x 192 tiles take 5 stages of 40 KB, or 4 beside the buffers of TMA
+ * stores (32 KB: 5 would pass 227 KB). */
+constexpr int WS_192_STAGES = 5, WS_192_STORE_STAGES = 4, WS_STORE_BUFFERS = 2;
 
 extern "C" void hgemm_persistent_multicast(const hgemm_problem *p, cudaStream_t stream)
 {
-    if (p->multicast_width == 192)
+    if (p->multicast_width == 192 && p->c_map_encoded)
+        launch_warp_specialized<192, WS_192_STORE_STAGES, true, 2, WS_STORE_BUFFERS>(p, p->b_rows96, p->c, 1,
+                                                                                   p->cluster_blocks, stream);
+    else if (p->multicast_width == 192)
         launch_warp_specialized<192, WS_192_STAGES, true, 2>(p, p->b_rows96, p->c, 1, p->cluster_blocks, stream);
     else if (p->c_map_encoded)
-        launch_warp_specialized<256, WS_256_STAGES, true, 2, true>(p, p->b_rows128, p->c, 1, p->cluster_blocks,
-                                                                   stream);
+        launch_warp_specialized<256, WS_256_STAGES, true, 2, WS_STORE_BUFFERS>(p, p->b_rows128, p->c, 1,
+                                                                              p->cluster_blocks, stream);
     else
         launch_warp_specialized<256, WS_256_STAGES, true, 2>(p, p->b_rows128, p->c, 1, p->cluster_blocks, stream);
 }
@@ -243,10 +254,10 @@ template <bool TMA_STORE>
 static int cluster_blocks(const hgemm_problem *p)
 {
     cudaLaunchAttribute cluster;
-    cudaLaunchConfig_t config = warp_specialized_config<256, WS_256_STAGES, true, 2, false, 2, TMA_STORE>(
+    cudaLaunchConfig_t config = warp_specialized_config<256, WS_256_STAGES, true, 2, false, 2, TMA_STORE ? WS_STORE_BUFFERS : 0>(
         p->m, p->n, 1, 2 * multiprocessors(), &cluster, 0);
     config.gridDim = dim3(2 * multiprocessors());
-    return resident_cluster_blocks<warp_specialized_kernel<256, WS_256_STAGES, true, 2, false, 2, TMA_STORE>>(config);
+    return resident_cluster_blocks<warp_specialized_kernel<256, WS_256_STAGES, true, 2, false, 2, TMA_STORE ? WS_STORE_BUFFERS : 0>>(config);
 }
 
 extern "C" int hgemm_cluster_blocks(const hgemm_problem *p)
@@ -261,6 +272,8 @@ extern "C" size_t hgemm_sm90a_shared_bytes(hgemm_launcher *rung)
     if (rung == hgemm_warp_specialized) return ws_shape<128, WS_128_STAGES>::SHARED_BYTES;
     if (rung == hgemm_ws_128x256 || rung == hgemm_persistent) return ws_shape<256, WS_256_STAGES>::SHARED_BYTES;
     if (rung == hgemm_persistent_multicast)
-        return std::max(ws_shape<256, WS_256_STAGES, 2, true>::SHARED_BYTES, ws_shape<192, WS_192_STAGES>::SHARED_BYTES);
+        return std::max({ws_shape<256, WS_256_STAGES, 2, WS_STORE_BUFFERS>::SHARED_BYTES,
+                         ws_shape<192, WS_192_STORE_STAGES, 2, WS_STORE_BUFFERS>::SHARED_BYTES,
+                         ws_shape<256, WS_256_STAGES>::SHARED_BYTES, ws_shape<192, WS_192_STAGES>::SHARED_BYTES});
     return hgemm_skinny_shared_bytes(rung);
 }

@@ -109,18 +109,18 @@ __device__ __forceinline__ void wgmma_store(float *__restrict__ c, int m, int n,
 
 /* Rows of C a TMA store writes at once: a box of 64 rows by 32 floats
  * (one 128-byte line each, 8 KB), staged in shared memory with the
- * 128-byte swizzle; each consumer warpgroup has two such buffers. */
+ * 128-byte swizzle; each consumer warpgroup has BUFFERS such buffers. */
 constexpr int WS_STORE_COLS = 32, WS_STORE_BUFFER_BYTES = 64 * WS_STORE_COLS * 4;
 
-/* A warpgroup's 64 x BN accumulator into C at (row0, col0) through its two
- * buffers at `buffers` and TMA stores of 32 columns (c_map: C in boxes of
+/* A warpgroup's 64 x BN accumulator into C at (row0, col0) through its
+ * BUFFERS buffers at `buffers` and TMA stores of 32 columns (c_map: C in boxes of
  * 32 x 64), which clip at C's edges: the warpgroup writes a buffer, one
  * thread sends it, and the warpgroup goes on to the next while the copy
  * engine writes C, so that the stores of a tile drain under the next
  * tile's multiplies. Named barrier `barrier` (128 threads) orders the
  * warpgroup's writes before the send and the send's read of a buffer
  * before its next writes. */
-template <int BN>
+template <int BN, int BUFFERS>
 __device__ __forceinline__ void wgmma_store_through_tma(const CUtensorMap &c_map, uint32_t buffers, int barrier,
                                                         int row0, int col0, const float (&acc)[BN / 2])
 {
@@ -128,9 +128,9 @@ __device__ __forceinline__ void wgmma_store_through_tma(const CUtensorMap &c_map
     bool sender = threadIdx.x % 128 == 0;
 #pragma unroll
     for (int chunk = 0; chunk < BN / WS_STORE_COLS; ++chunk) {
-        uint32_t buffer = buffers + (chunk % 2) * WS_STORE_BUFFER_BYTES;
-        /* The send of two chunks ago, from this buffer, has read it. */
-        if (sender) bulk_wait<1, true>();
+        uint32_t buffer = buffers + (chunk % BUFFERS) * WS_STORE_BUFFER_BYTES;
+        /* The send of BUFFERS chunks ago, from this buffer, has read it. */
+        if (sender) bulk_wait<BUFFERS - 1, true>();
         named_barrier_sync(barrier, 128);
 #pragma unroll
         for (int group = 0; group < WS_STORE_COLS / 8; ++group) {
@@ -202,13 +202,14 @@ constexpr int WS_PRODUCER_REGISTERS = 40, WS_GROUP_M = 8;
 /* A block tile of 64 x CONSUMERS rows by BN, a consumer warpgroup each 64
  * rows, beside the producer's warpgroup; each consumer takes the registers
  * the producer gives back (232 of two, 152 of three: 64K a block). */
-template <int BN, int STAGES, int CONSUMERS = 2, bool TMA_STORE = false>
+template <int BN, int STAGES, int CONSUMERS = 2, int STORE_BUFFERS = 0>
 struct ws_shape {
     static constexpr int BM = 64 * CONSUMERS, THREADS = 128 * (1 + CONSUMERS);
     static constexpr int CONSUMER_REGISTERS = CONSUMERS == 3 ? 152 : 232;
     static constexpr int A_BYTES = BM * HGEMM_ROW_BYTES, STAGE_BYTES = (BM + BN) * HGEMM_ROW_BYTES;
-    /* TMA_STORE: each consumer's two buffers of C after the ring. */
-    static constexpr int STORE_BYTES = TMA_STORE ? CONSUMERS * 2 * WS_STORE_BUFFER_BYTES : 0;
+    /* Each consumer's buffers of C for TMA stores after the ring (none: C
+     * stored from registers). */
+    static constexpr int STORE_BYTES = CONSUMERS * STORE_BUFFERS * WS_STORE_BUFFER_BYTES;
     static constexpr size_t SHARED_BYTES =
         (size_t)STAGES * STAGE_BYTES + STORE_BYTES + 2 * STAGES * sizeof(uint64_t) + 1024;
     static_assert(SHARED_BYTES <= 227 * 1024, "fits Hopper's 227 KB a block");
@@ -224,15 +225,16 @@ __host__ __device__ __forceinline__ int ws_tile_cols(int n)
 }
 
 template <int BN, int STAGES, bool PERSISTENT, int CLUSTER, bool TRANSPOSED_C = false, int CONSUMERS = 2,
-          bool TMA_STORE = false>
+          int STORE_BUFFERS = 0>
 __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
     warp_specialized_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
                             const __grid_constant__ CUtensorMap c_map, float *__restrict__ c, int m, int n, int k,
                             int splits)
 {
     static_assert(CLUSTER == 1 || PERSISTENT, "clusters walk the tiles as persistent blocks");
+    constexpr bool TMA_STORE = STORE_BUFFERS > 0;
     static_assert(!TMA_STORE || !TRANSPOSED_C, "TMA stores write C's tiles as they are");
-    typedef ws_shape<BN, STAGES, CONSUMERS, TMA_STORE> S;
+    typedef ws_shape<BN, STAGES, CONSUMERS, STORE_BUFFERS> S;
     extern __shared__ uint8_t raw_shared[];
     uint8_t *shared = aligned_1024(raw_shared);
     uint64_t *full = reinterpret_cast<uint64_t *>(shared + STAGES * S::STAGE_BYTES + S::STORE_BYTES),
@@ -329,8 +331,8 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
             /* C^T's columns past the tile's are the next tile's */
             int col0 = tile_n * tile_cols, store_n = TRANSPOSED_C ? min(n, col0 + tile_cols) : n;
             if constexpr (TMA_STORE)
-                wgmma_store_through_tma<BN>(c_map,
-                                            ring + STAGES * S::STAGE_BYTES + consumer * 2 * WS_STORE_BUFFER_BYTES,
+                wgmma_store_through_tma<BN, STORE_BUFFERS>(
+                    c_map, ring + STAGES * S::STAGE_BYTES + consumer * STORE_BUFFERS * WS_STORE_BUFFER_BYTES,
                                             1 + consumer, tile_m * S::BM + 64 * consumer, col0, acc);
             else
                 wgmma_store<BN, TRANSPOSED_C>(c + (size_t)split * m * n, m, store_n, tile_m * S::BM + 64 * consumer,
@@ -364,12 +366,12 @@ static inline int multiprocessors()
  * at c (the split-K rungs). Persistent: `blocks` resident blocks at most, in
  * clusters of CLUSTER. */
 template <int BN, int STAGES, bool PERSISTENT, int CLUSTER = 1, bool TRANSPOSED_C = false, int CONSUMERS = 2,
-          bool TMA_STORE = false>
+          int STORE_BUFFERS = 0>
 static cudaLaunchConfig_t warp_specialized_config(int m, int n, int splits, int blocks, cudaLaunchAttribute *cluster,
                                                   cudaStream_t stream)
 {
-    typedef ws_shape<BN, STAGES, CONSUMERS, TMA_STORE> S;
-    allow_shared_bytes<warp_specialized_kernel<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C, CONSUMERS, TMA_STORE>>(
+    typedef ws_shape<BN, STAGES, CONSUMERS, STORE_BUFFERS> S;
+    allow_shared_bytes<warp_specialized_kernel<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C, CONSUMERS, STORE_BUFFERS>>(
         S::SHARED_BYTES);
     int tiles_m = hgemm_ceil_div(m, S::BM);
     int tiles_n = hgemm_ceil_div(n, ws_tile_cols<BN, TRANSPOSED_C>(n));
@@ -382,27 +384,27 @@ static cudaLaunchConfig_t warp_specialized_config(int m, int n, int splits, int 
 
 /* C (or its partials) from the problem's A in boxes of 64 x CONSUMERS rows
  * and its B in boxes of BN / CLUSTER rows; TRANSPOSED_C: the maps of B^T and A^T,
- * m and n exchanged. TMA_STORE: C written through c_map (which only that
+ * m and n exchanged. STORE_BUFFERS > 0: C written through c_map (which only that
  * kernel reads; the others are given A's). */
 template <int BN, int STAGES, bool PERSISTENT, int CLUSTER = 1, bool TRANSPOSED_C = false, int CONSUMERS = 2,
-          bool TMA_STORE = false>
+          int STORE_BUFFERS = 0>
 static void launch_warp_specialized(const CUtensorMap &a_map, const CUtensorMap &b_map, float *c, int m, int n, int k,
                                     int splits, int blocks, cudaStream_t stream, const CUtensorMap *c_map = nullptr)
 {
     cudaLaunchAttribute cluster;
     cudaLaunchConfig_t config =
-        warp_specialized_config<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C, CONSUMERS, TMA_STORE>(
+        warp_specialized_config<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C, CONSUMERS, STORE_BUFFERS>(
             m, n, splits, blocks, &cluster, stream);
     CUDA_CHECK(cudaLaunchKernelEx(
-        &config, warp_specialized_kernel<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C, CONSUMERS, TMA_STORE>, a_map,
-        b_map, TMA_STORE ? *c_map : a_map, c, m, n, k, splits));
+        &config, warp_specialized_kernel<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C, CONSUMERS, STORE_BUFFERS>, a_map,
+        b_map, STORE_BUFFERS ? *c_map : a_map, c, m, n, k, splits));
 }
 
-template <int BN, int STAGES, bool PERSISTENT, int CLUSTER = 1, bool TMA_STORE = false>
+template <int BN, int STAGES, bool PERSISTENT, int CLUSTER = 1, int STORE_BUFFERS = 0>
 static void launch_warp_specialized(const hgemm_problem *p, const CUtensorMap &b_map, float *c, int splits,
                                     int blocks, cudaStream_t stream)
 {
-    launch_warp_specialized<BN, STAGES, PERSISTENT, CLUSTER, false, 2, TMA_STORE>(
+    launch_warp_specialized<BN, STAGES, PERSISTENT, CLUSTER, false, 2, STORE_BUFFERS>(
         p->a_rows128, b_map, c, p->m, p->n, p->k, splits, blocks, stream, &p->c_cols32);
 }
 
