@@ -229,7 +229,12 @@ extern "C" void hgemm_persistent(const hgemm_problem *p, cudaStream_t stream)
  * 0.818-0.821 against 0.776-0.780 at 1536^3; 75 against 78-80 us at 2305
  * x 2100 x 4096. Dropped: 3 stages and 4 buffers a consumer at width
  * 256, 0.914-0.923 / 0.971 / 0.930 against 0.950-0.974 / 0.991-0.994 /
- * 0.965-0.967 (same call). */
+ * 0.965-0.967 (same call). Also dropped: each warp storing its own 16 rows
+ * (boxes of 32 x 16, __syncwarp in place of the named barriers), level
+ * with this in one call beside it: 0.188-0.189 against 0.188 ms at
+ * 4096^3, 1.426 against 1.423-1.424 ms at 8192^3, 0.608-0.609 against
+ * 0.607-0.608 ms at 6144^3: the barriers were not what the tile change
+ * still costs. */
 /* 128 x 192 tiles take 5 stages of 40 KB, or 4 beside the buffers of TMA
  * stores (32 KB: 5 would pass 227 KB). */
 constexpr int WS_192_STAGES = 5, WS_192_STORE_STAGES = 4, WS_STORE_BUFFERS = 2;
