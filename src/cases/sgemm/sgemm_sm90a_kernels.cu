@@ -164,11 +164,14 @@ __device__ __forceinline__ void wgmma_tf32(float (&acc)[BM / 2], const uint32_t 
  * fabric, no bank conflicts; cuBLAS 345 us at 1.66 GHz, 60.9M and 9.8M,
  * 8.4M bank conflicts: cuBLAS moves 14% fewer bytes through L2 (below the
  * 2.15 GB a 256 x 128 tile with A shared by two blocks must read), which we
- * have not explained. Next: the
- * epilogue, which all 132 blocks run at once and which keeps the tensor
- * core idle, through shared memory and TMA stores overlapped with the next
- * tile (consumers in ping-pong cost hgemm more L2 bytes than they saved:
- * hgemm_sm90a_kernels.cu, rung 10). */
+ * have not explained. Tried and dropped (H100, 2026-11-26, one call, two
+ * rounds each against these register stores): the epilogue through shared
+ * memory and TMA stores, as hgemm's rung 10 now does, each consumer warp
+ * storing its 16 columns through two 1 KB buffers of 16 rows (16 KB
+ * beside the 4 stages): 0.345-0.346 against 0.343 ms at 4096^3 (cuBLAS
+ * TF32 0.335-0.337), 1.158-1.165 against 1.151-1.152 ms at 6144^3. The
+ * stores that cost hgemm 10% of its tile at 4096^3 cost this kernel, whose
+ * tiles take twice as long, no more than the buffers' round trips save. */
 template <int BM, int PASSES, int CLUSTER>
 __global__ void __launch_bounds__(TF32_THREADS, 1)
     tf32_wgmma_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap a_low_map,
