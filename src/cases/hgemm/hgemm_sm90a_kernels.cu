@@ -209,8 +209,9 @@ extern "C" void hgemm_persistent(const hgemm_problem *p, cudaStream_t stream)
  * sizes keep 256.
  * Then C through shared memory and TMA stores where C's rows are a
  * multiple of 16 bytes (wgmma_store_through_tma; 32 KB of buffers beside
- * the 4 stages, 224 KB in all; at width 192, 4 stages where 5). Without any stores (their
- * time measured, the result thrown away) the rung ran 0.175 / 1.381 /
+ * the 4 stages, 224 KB in all; at width 192, 4 stages where 5). Without
+ * any stores (their time measured, the result thrown away) the rung ran
+ * 0.175 / 1.381 /
  * 0.579 ms where it ran 0.194 / 1.446 / 0.624 ms: the tile change cost
  * 10% at 4096^3. A consumer now writes its 64 x 256 floats into two 8 KB
  * buffers in turn, one thread sends each 64 x 32 box, and the warpgroup
@@ -255,19 +256,20 @@ extern "C" void hgemm_persistent_multicast(const hgemm_problem *p, cudaStream_t 
 
 /* Blocks of persistent_multicast's clusters that can be resident at once
  * (of its 256-wide kernel, with TMA stores where it takes them). */
-template <bool TMA_STORE>
+template <int STORE_BUFFERS>
 static int cluster_blocks(const hgemm_problem *p)
 {
     cudaLaunchAttribute cluster;
-    cudaLaunchConfig_t config = warp_specialized_config<256, WS_256_STAGES, true, 2, false, 2, TMA_STORE ? WS_STORE_BUFFERS : 0>(
+    cudaLaunchConfig_t config = warp_specialized_config<256, WS_256_STAGES, true, 2, false, 2, STORE_BUFFERS>(
         p->m, p->n, 1, 2 * multiprocessors(), &cluster, 0);
     config.gridDim = dim3(2 * multiprocessors());
-    return resident_cluster_blocks<warp_specialized_kernel<256, WS_256_STAGES, true, 2, false, 2, TMA_STORE ? WS_STORE_BUFFERS : 0>>(config);
+    return resident_cluster_blocks<warp_specialized_kernel<256, WS_256_STAGES, true, 2, false, 2, STORE_BUFFERS>>(
+        config);
 }
 
 extern "C" int hgemm_cluster_blocks(const hgemm_problem *p)
 {
-    return p->c_map_encoded ? cluster_blocks<true>(p) : cluster_blocks<false>(p);
+    return p->c_map_encoded ? cluster_blocks<WS_STORE_BUFFERS>(p) : cluster_blocks<0>(p);
 }
 
 extern "C" size_t hgemm_sm90a_shared_bytes(hgemm_launcher *rung)

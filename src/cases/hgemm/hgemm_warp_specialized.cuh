@@ -113,8 +113,8 @@ __device__ __forceinline__ void wgmma_store(float *__restrict__ c, int m, int n,
 constexpr int WS_STORE_COLS = 32, WS_STORE_BUFFER_BYTES = 64 * WS_STORE_COLS * 4;
 
 /* A warpgroup's 64 x BN accumulator into C at (row0, col0) through its
- * BUFFERS buffers at `buffers` and TMA stores of 32 columns (c_map: C in boxes of
- * 32 x 64), which clip at C's edges: the warpgroup writes a buffer, one
+ * BUFFERS buffers at `buffers` and TMA stores of 32 columns (c_map: C in
+ * boxes of 32 x 64), which clip at C's edges: the warpgroup writes a buffer, one
  * thread sends it, and the warpgroup goes on to the next while the copy
  * engine writes C, so that the stores of a tile drain under the next
  * tile's multiplies. Named barrier `barrier` (128 threads) orders the
@@ -333,7 +333,7 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
             if constexpr (TMA_STORE)
                 wgmma_store_through_tma<BN, STORE_BUFFERS>(
                     c_map, ring + STAGES * S::STAGE_BYTES + consumer * STORE_BUFFERS * WS_STORE_BUFFER_BYTES,
-                                            1 + consumer, tile_m * S::BM + 64 * consumer, col0, acc);
+                    1 + consumer, tile_m * S::BM + 64 * consumer, col0, acc);
             else
                 wgmma_store<BN, TRANSPOSED_C>(c + (size_t)split * m * n, m, store_n, tile_m * S::BM + 64 * consumer,
                                               col0, acc);
@@ -371,7 +371,8 @@ static cudaLaunchConfig_t warp_specialized_config(int m, int n, int splits, int 
                                                   cudaStream_t stream)
 {
     typedef ws_shape<BN, STAGES, CONSUMERS, STORE_BUFFERS> S;
-    allow_shared_bytes<warp_specialized_kernel<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C, CONSUMERS, STORE_BUFFERS>>(
+    allow_shared_bytes<
+        warp_specialized_kernel<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C, CONSUMERS, STORE_BUFFERS>>(
         S::SHARED_BYTES);
     int tiles_m = hgemm_ceil_div(m, S::BM);
     int tiles_n = hgemm_ceil_div(n, ws_tile_cols<BN, TRANSPOSED_C>(n));
@@ -384,8 +385,8 @@ static cudaLaunchConfig_t warp_specialized_config(int m, int n, int splits, int 
 
 /* C (or its partials) from the problem's A in boxes of 64 x CONSUMERS rows
  * and its B in boxes of BN / CLUSTER rows; TRANSPOSED_C: the maps of B^T and A^T,
- * m and n exchanged. STORE_BUFFERS > 0: C written through c_map (which only that
- * kernel reads; the others are given A's). */
+ * m and n exchanged. STORE_BUFFERS > 0: C written through c_map (which
+ * only that kernel reads; the others are given A's). */
 template <int BN, int STAGES, bool PERSISTENT, int CLUSTER = 1, bool TRANSPOSED_C = false, int CONSUMERS = 2,
           int STORE_BUFFERS = 0>
 static void launch_warp_specialized(const CUtensorMap &a_map, const CUtensorMap &b_map, float *c, int m, int n, int k,
@@ -395,9 +396,9 @@ static void launch_warp_specialized(const CUtensorMap &a_map, const CUtensorMap 
     cudaLaunchConfig_t config =
         warp_specialized_config<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C, CONSUMERS, STORE_BUFFERS>(
             m, n, splits, blocks, &cluster, stream);
-    CUDA_CHECK(cudaLaunchKernelEx(
-        &config, warp_specialized_kernel<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C, CONSUMERS, STORE_BUFFERS>, a_map,
-        b_map, STORE_BUFFERS ? *c_map : a_map, c, m, n, k, splits));
+    constexpr auto kernel =
+        warp_specialized_kernel<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C, CONSUMERS, STORE_BUFFERS>;
+    CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a_map, b_map, STORE_BUFFERS ? *c_map : a_map, c, m, n, k, splits));
 }
 
 template <int BN, int STAGES, bool PERSISTENT, int CLUSTER = 1, int STORE_BUFFERS = 0>
