@@ -138,9 +138,10 @@ __device__ __forceinline__ void wgmma_store_through_tma(const CUtensorMap &c_map
             /* Columns 8 group + 2 (lane % 4), + 1: 16-byte chunk 2 group +
              * lane % 4 / 2 of the row's line, swizzled by the row. */
             uint32_t within = (uint32_t)(lane % 2) * 8, line_chunk = 2 * group + (lane % 4) / 2;
-            st_shared_f32x2(buffer + row * 128 + ((line_chunk ^ (row % 8)) << 4) + within, acc[4 * j], acc[4 * j + 1]);
-            st_shared_f32x2(buffer + (row + 8) * 128 + ((line_chunk ^ ((row + 8) % 8)) << 4) + within,
-                            acc[4 * j + 2], acc[4 * j + 3]);
+            store_shared_pair(buffer + row * 128 + ((line_chunk ^ (row % 8)) << 4) + within, acc[4 * j],
+                              acc[4 * j + 1]);
+            store_shared_pair(buffer + (row + 8) * 128 + ((line_chunk ^ ((row + 8) % 8)) << 4) + within,
+                              acc[4 * j + 2], acc[4 * j + 3]);
         }
         fence_async_shared();
         named_barrier_sync(barrier, 128);

@@ -78,16 +78,6 @@ __device__ __forceinline__ uint32_t tf32_operand_bits(float x)
     return __float_as_uint(x) + 0x1000u;
 }
 
-/* Two floats of shared memory (8-byte aligned) at a shared-window address:
- * a pointer computed from the aligned base would lose its address space and
- * load through the generic path. */
-__device__ __forceinline__ float2 load_shared_pair(uint32_t address)
-{
-    float2 x;
-    asm volatile("ld.shared.v2.f32 {%0, %1}, [%2];\n" : "=f"(x.x), "=f"(x.y) : "r"(address));
-    return x;
-}
-
 /* wgmma m64 x BM x k8, the B^T slice from registers. */
 template <int BM>
 __device__ __forceinline__ void wgmma_tf32(float (&acc)[BM / 2], const uint32_t (&a)[4], uint32_t a_tile_row,

@@ -232,8 +232,17 @@ __device__ __forceinline__ void fence_async_shared()
 #endif
 }
 
-/* Two floats to shared memory at a 32-bit shared address. */
-__device__ __forceinline__ void st_shared_f32x2(uint32_t address, float x, float y)
+/* Two floats of shared memory (8-byte aligned) at a shared-window address,
+ * loaded or stored: a pointer computed from the aligned base would lose its
+ * address space and go through the generic path. */
+__device__ __forceinline__ float2 load_shared_pair(uint32_t address)
+{
+    float2 x;
+    asm volatile("ld.shared.v2.f32 {%0, %1}, [%2];\n" : "=f"(x.x), "=f"(x.y) : "r"(address));
+    return x;
+}
+
+__device__ __forceinline__ void store_shared_pair(uint32_t address, float x, float y)
 {
     asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(address), "f"(x), "f"(y) : "memory");
 }
