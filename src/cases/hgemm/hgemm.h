@@ -222,6 +222,20 @@ static inline int hgemm_multicast_width(int m, int n, int slots)
     return hgemm_wave_fill(m, n, 192, slots) > 1.05 * hgemm_wave_fill(m, n, 256, slots) ? 192 : 256;
 }
 
+/* The clusters a persistent launch takes to walk `units` units on
+ * `clusters` resident ones: as few as finish them in the same number of
+ * rounds, so that every cluster walks the same count (one less at most)
+ * and the clusters left out stay idle from the start, not only through
+ * the last round (4096^3 on 132 SMs: 256 units of two 128 x 256 tiles, 4
+ * rounds either way, 64 clusters where 66 would leave 8 of them idle
+ * through the last). */
+static inline int hgemm_balanced_clusters(long long units, int clusters)
+{
+    if (clusters <= 0 || units <= 0) return clusters;
+    long long rounds = (units + clusters - 1) / clusters;
+    return (int)((units + rounds - 1) / rounds);
+}
+
 /* Bytes in flight that keep DRAM streaming: `dram_gbps` (the device's
  * theoretical bandwidth) times 1.25 us, about HBM's latency under load. */
 static inline double hgemm_stream_bytes(double dram_gbps)

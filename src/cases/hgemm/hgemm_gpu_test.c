@@ -38,7 +38,10 @@ int main(void)
                            /* persistent_multicast's TMA stores: 11 tile rows (the last
                             * cluster's second block wholly past M) by 22 tile columns,
                             * the last 4 wide, 2 rounds of 132 blocks */
-                           "1400x5380x72"};
+                           "1400x5380x72",
+                           /* its balanced grid: 171 units, 3 rounds of 57 clusters
+                            * where 66 fit (on 132 SMs) */
+                           "2200x4700x200"};
     int ran = 0;
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
         void *state = create_case_or_die(&hgemm_case, sizes[i]);

@@ -238,23 +238,54 @@ extern "C" void hgemm_persistent(const hgemm_problem *p, cudaStream_t stream)
  * still costs. Short K gains most (H100, one call, against the register
  * stores): 0.940-0.942 against 0.767-0.769 at 4096 x 4096 x 128, 0.970-0.973
  * against 0.831-0.834 at 4096 x 4096 x 512, 0.971-0.984 against 0.907-0.910
- * at 8192 x 8192 x 1024. */
+ * at 8192 x 8192 x 1024.
+ * Then the grid balanced (multicast_blocks): as few clusters as finish
+ * the units in the same number of rounds (64 of the 66 that fit at 4096^3,
+ * 8192^3 and 6144^3), so that every cluster walks the same count. H100,
+ * one call, two rounds, against all 66: 187.8 (the second round
+ * throttled) / 1408.6, 1410.6 / 601.6, 603.6 us against 188.5, 188.2 /
+ * 1423.6, 1426.4 / 608.1, 607.4 us; 86.6 against 89.3 us at 3072^3 (width
+ * 192); level at 5000^3, 2048^3 and 4096 x 4096 x 512.
+ * Tried and dropped in that session (H100, hgemm.md has every figure): a
+ * stream-K tail (the last round and one before it cut into even ranges of
+ * k-tiles, a unit's pieces meeting through workspace slots and flags;
+ * branch stream-k-tail): 205.7 against 185.4 us at 4096^3, 655 against
+ * 597 at 6144^3. Clusters whose ranges begin at different k-tiles no
+ * longer read a shared panel's k-tiles together: Nsight Compute at 4096^3,
+ * DRAM reads 319 against 187 MB, tensor pipe 75.0% against 83.2%. Its one
+ * gain, 5000^3 (450 against 481 us), did not carry the code. Also: each
+ * stage released as soon as its own multiply is done (wgmma wait 0), with
+ * 4 stages, or with 3 and 4 or 5 store buffers a consumer: level to 1%
+ * slower; a suspend-time hint on the mbarrier waits: level, 31.0M
+ * instructions against 31.4M (cuBLAS: 17.3M), so the count is not
+ * spinning. */
 /* 128 x 192 tiles take 5 stages of 40 KB, or 4 beside the buffers of TMA
  * stores (32 KB: 5 would pass 227 KB). */
 constexpr int WS_192_STAGES = 5, WS_192_STORE_STAGES = 4, WS_STORE_BUFFERS = 2;
+
+/* persistent_multicast's grid at tile width BN: its units' balanced
+ * clusters (hgemm_balanced_clusters), two blocks each. */
+template <int BN>
+static int multicast_blocks(const hgemm_problem *p)
+{
+    long long units = (long long)hgemm_ceil_div(hgemm_ceil_div(p->m, 128), 2) * hgemm_ceil_div(p->n, BN);
+    return 2 * hgemm_balanced_clusters(units, p->cluster_blocks / 2);
+}
 
 extern "C" void hgemm_persistent_multicast(const hgemm_problem *p, cudaStream_t stream)
 {
     if (p->multicast_width == 192 && p->c_map_encoded)
         launch_warp_specialized<192, WS_192_STORE_STAGES, true, 2, WS_STORE_BUFFERS>(p, p->b_rows96, p->c, 1,
-                                                                                   p->cluster_blocks, stream);
+                                                                                   multicast_blocks<192>(p), stream);
     else if (p->multicast_width == 192)
-        launch_warp_specialized<192, WS_192_STAGES, true, 2>(p, p->b_rows96, p->c, 1, p->cluster_blocks, stream);
+        launch_warp_specialized<192, WS_192_STAGES, true, 2>(p, p->b_rows96, p->c, 1, multicast_blocks<192>(p),
+                                                             stream);
     else if (p->c_map_encoded)
         launch_warp_specialized<256, WS_256_STAGES, true, 2, WS_STORE_BUFFERS>(p, p->b_rows128, p->c, 1,
-                                                                              p->cluster_blocks, stream);
+                                                                              multicast_blocks<256>(p), stream);
     else
-        launch_warp_specialized<256, WS_256_STAGES, true, 2>(p, p->b_rows128, p->c, 1, p->cluster_blocks, stream);
+        launch_warp_specialized<256, WS_256_STAGES, true, 2>(p, p->b_rows128, p->c, 1, multicast_blocks<256>(p),
+                                                             stream);
 }
 
 /* Blocks of persistent_multicast's clusters that can be resident at once

@@ -214,6 +214,24 @@ static void test_swap_ab_splits(void)
 /* The vendor rows: cuBLAS last (the baseline), the padded-C reference
  * before it, flagged as vendor rows too and at the case's own precision, so
  * that every rung is compared with it. */
+/* The balanced grid: the same rounds, the fewest clusters. */
+static void test_balanced_clusters(void)
+{
+    EXPECT(hgemm_balanced_clusters(256, 66) == 64);  /* 4096^3 on an H100: 4 rounds */
+    EXPECT(hgemm_balanced_clusters(1024, 66) == 64); /* 8192^3: 16 rounds */
+    EXPECT(hgemm_balanced_clusters(576, 66) == 64);  /* 6144^3: 9 rounds */
+    EXPECT(hgemm_balanced_clusters(400, 66) == 58);  /* 5000^3: 7 rounds of 58, the last 52 */
+    EXPECT(hgemm_balanced_clusters(264, 66) == 66);  /* whole rounds */
+    EXPECT(hgemm_balanced_clusters(10, 66) == 10);   /* less than a round */
+    EXPECT(hgemm_balanced_clusters(10, 0) == 0);     /* no cluster fits */
+    for (long long units = 1; units < 2000; ++units) {
+        int c = hgemm_balanced_clusters(units, 66);
+        long long rounds = (units + 65) / 66;
+        EXPECTF(c >= 1 && c <= 66 && (units + c - 1) / c == rounds && (c == 1 || (units + c - 2) / (c - 1) > rounds),
+                "%lld units: %d clusters", units, c);
+    }
+}
+
 static void test_vendor_rows(void)
 {
     const ladder_variant *last = &hgemm_case.variants[hgemm_case.variant_count - 1];
@@ -235,6 +253,7 @@ int main(void)
     test_sizes();
     test_split_k_count();
     test_swap_ab_splits();
+    test_balanced_clusters();
     test_vendor_rows();
     return test_result("hgemm_test");
 }
