@@ -258,7 +258,13 @@ extern "C" void hgemm_persistent(const hgemm_problem *p, cudaStream_t stream)
  * 4 stages, or with 3 and 4 or 5 store buffers a consumer: level to 1%
  * slower; a suspend-time hint on the mbarrier waits: level, 31.0M
  * instructions against 31.4M (cuBLAS: 17.3M), so the count is not
- * spinning. */
+ * spinning. What the tile change still costs, bounded by cutting the
+ * epilogue short (one call, two rounds): 185 / 1385 / 595 us with it,
+ * 173 / 1335 / 566 us without (1.05 / 1.05 / 1.03 of cuBLAS), 177 /
+ * 1358 / 576 us with all of C written to shared memory once and no
+ * stores (1.017 / 1.03 / 1.01: the most a whole staged tile could give),
+ * 189-193 / 1393 / 600 us with those writes then sent at once: the stores
+ * slow the next tile's loads even with a tile to drain. */
 /* 128 x 192 tiles take 5 stages of 40 KB, or 4 beside the buffers of TMA
  * stores (32 KB: 5 would pass 227 KB). */
 constexpr int WS_192_STAGES = 5, WS_192_STORE_STAGES = 4, WS_STORE_BUFFERS = 2;
