@@ -256,7 +256,9 @@ extern "C" void hgemm_persistent(const hgemm_problem *p, cudaStream_t stream)
  * gain, 5000^3 (450 against 481 us), did not carry the code. Also: each
  * stage released as soon as its own multiply is done (wgmma wait 0), with
  * 4 stages, or with 3 and 4 or 5 store buffers a consumer: level to 1%
- * slower; a suspend-time hint on the mbarrier waits: level, 31.0M
+ * slower; L2 eviction hints on the copies (C evict-first, A and B
+ * evict-last): level, DRAM reads unchanged; a suspend-time hint on the
+ * mbarrier waits: level, 31.0M
  * instructions against 31.4M (cuBLAS: 17.3M), so the count is not
  * spinning. What the tile change still costs, bounded by cutting the
  * epilogue short (one call, two rounds): 185 / 1385 / 595 us with it,
