@@ -260,8 +260,7 @@ extern "C" void hgemm_persistent(const hgemm_problem *p, cudaStream_t stream)
  * evict-last): level, DRAM reads unchanged; C's chunks written to global
  * memory by a warp of the producer's warpgroup instead of TMA: 288
  * against 186 us at 4096^3 (one warp drains a buffer far slower than the
- * copy engine); a suspend-time hint on the
- * mbarrier waits: level, 31.0M
+ * copy engine); a suspend-time hint on the mbarrier waits: level, 31.0M
  * instructions against 31.4M (cuBLAS: 17.3M), so the count is not
  * spinning. What the tile change still costs, bounded by cutting the
  * epilogue short (one call, two rounds): 185 / 1385 / 595 us with it,

@@ -1,8 +1,8 @@
 /* CPU tests of the HGEMM case: the checker (full and sampled) against the
  * definition of C = A B^T on BF16 values and against planted errors, the
  * BF16 rounding, the padded row stride, the tolerance, the sizes the case
- * accepts, the split-K rungs' slice counts, swap_ab's widths and the
- * vendor rows' order. No GPU needed. */
+ * accepts, the split-K rungs' slice counts, swap_ab's widths,
+ * persistent_multicast's balanced grid and the vendor rows' order. No GPU needed. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -211,9 +211,6 @@ static void test_swap_ab_splits(void)
     EXPECT(hgemm_split_k_count(256, 256, 65536, 132) == hgemm_split_count(4, 65536, 132, 66));
 }
 
-/* The vendor rows: cuBLAS last (the baseline), the padded-C reference
- * before it, flagged as vendor rows too and at the case's own precision, so
- * that every rung is compared with it. */
 /* The balanced grid: the same rounds, the fewest clusters. */
 static void test_balanced_clusters(void)
 {
@@ -232,6 +229,9 @@ static void test_balanced_clusters(void)
     }
 }
 
+/* The vendor rows: cuBLAS last (the baseline), the padded-C reference
+ * before it, flagged as vendor rows too and at the case's own precision, so
+ * that every rung is compared with it. */
 static void test_vendor_rows(void)
 {
     const ladder_variant *last = &hgemm_case.variants[hgemm_case.variant_count - 1];
