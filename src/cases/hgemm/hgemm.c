@@ -104,6 +104,7 @@ int hgemm_encode_tensor_maps(hgemm_problem *p, char *err, size_t err_len)
 {
     if (encode_map(&p->a_rows128, p->a, p->m, p->k, p->ld, 128, err, err_len) ||
         encode_map(&p->b_rows40, p->b, p->n, p->k, p->ld, 40, err, err_len) ||
+        encode_map(&p->b_rows48, p->b, p->n, p->k, p->ld, 48, err, err_len) ||
         encode_map(&p->b_rows64, p->b, p->n, p->k, p->ld, 64, err, err_len) ||
         encode_map(&p->b_rows96, p->b, p->n, p->k, p->ld, 96, err, err_len) ||
         encode_map(&p->b_rows128, p->b, p->n, p->k, p->ld, 128, err, err_len) ||
@@ -337,8 +338,11 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
     if (s->cc_major == 9 && s->cc_minor == 0)
         s->maps_encoded = hgemm_encode_tensor_maps(p, s->maps_error, sizeof s->maps_error) == 0;
 #ifdef LADDER_HAVE_SM90A
-    if (s->maps_encoded) p->cluster_blocks = hgemm_cluster_blocks(p);
-    p->multicast_width = hgemm_multicast_width(p->m, p->n, p->cluster_blocks);
+    if (s->maps_encoded) {
+        p->cluster_blocks = hgemm_cluster_blocks(p, 2);
+        if (p->c_map_encoded) p->cluster4_blocks = hgemm_cluster_blocks(p, 4);
+    }
+    p->multicast = hgemm_multicast_shape_for(p->m, p->n, p->k, p->ld, p->cluster_blocks, p->cluster4_blocks);
 #endif
     CUBLAS_CHECK(cublasCreate(&s->cublas));
     s->full_check = (double)m * n * k <= (double)HGEMM_FULL_CHECK_MNK;
@@ -481,7 +485,8 @@ const ladder_case hgemm_case = {
     .quick_size = "2048",
     .test_sizes = {"256x256x256", "129x257x95", "1x256x256", "256x1x256", "200x136x1", "300x520x136",
                    "200x136x4000" /* split_k: 4 tiles, 63 k-tiles */,
-                   "2305x2100x130" /* persistent_multicast: an odd count of tile rows, clusters taking several */,
+                   "2305x2100x130" /* persistent_multicast in clusters of four (rows off the 128-byte grid), 192
+                                      wide: 19 tile rows, the last cluster 3 past M, clusters taking several */,
                    "40x1000x700" /* swap_ab at width 64 in 2 slices */, NULL},
     .ceiling = LADDER_CEILING_BF16_TENSOR,
     .try_template = "hgemm/hgemm_try_template.cu",

@@ -23,17 +23,25 @@ extern "C" {
 /* Row strides are multiples of this many elements. */
 #define HGEMM_LD_ALIGN 8
 
+/* persistent_multicast's shape: blocks a cluster, tile width
+ * (hgemm_multicast_shape_for). */
+typedef struct hgemm_multicast_shape {
+    int cluster, width;
+} hgemm_multicast_shape;
+
 typedef struct hgemm_problem {
     const uint16_t *a, *b; /* BF16 bit patterns, device memory */
     float *c;
     int m, n, k, ld;
     /* The TMA rungs' tensor maps (hgemm_encode_tensor_maps): A in boxes of
-     * 128 rows, B in boxes of 40 (half of narrow_tiles' tile), 64 (swap_ab's
-     * short tiles), 128, 192 (swap_ab's tall ones) and 256 rows, and for
+     * 128 rows, B in boxes of 40 (half of narrow_tiles' tile), 48 and 64
+     * (a quarter of persistent_multicast's tiles in clusters of four; 64
+     * also swap_ab's short tiles), 96 and 128 (a half, in clusters of two),
+     * 192 (swap_ab's tall tiles) and 256 rows, and for
      * swap_ab A in boxes of hgemm_swap_ab_tile_cols rows (unset
      * past HGEMM_SWAP_AB_MAX_M); each box 64 elements (128 bytes) of K,
      * 128-byte swizzle, zeros outside the matrix. */
-    CUtensorMap a_rows128, b_rows40, b_rows64, b_rows96, b_rows128, b_rows192, b_rows256, a_rows_swap;
+    CUtensorMap a_rows128, b_rows40, b_rows48, b_rows64, b_rows96, b_rows128, b_rows192, b_rows256, a_rows_swap;
     /* C (FP32) in boxes of 32 columns (128 bytes, 128-byte swizzle) by 64
      * rows, for the epilogue of TMA stores; encoded (c_map_encoded) where
      * C's rows are a multiple of 16 bytes long (n % 4 == 0). */
@@ -47,9 +55,10 @@ typedef struct hgemm_problem {
     int split_k, swap_ab_splits;
     int swap_ab_rows, swap_ab_tile_width; /* hgemm_swap_ab_rows, hgemm_swap_ab_tile_width */
     /* Blocks of persistent_multicast resident at once, in clusters of two
-     * (hgemm_cluster_blocks); 0 where no such cluster fits. Its tiles'
-     * width (hgemm_multicast_width). */
-    int cluster_blocks, multicast_width;
+     * and of four (hgemm_cluster_blocks; four only with C's tensor map);
+     * 0 where no such cluster fits. Its shape (hgemm_multicast_shape_for). */
+    int cluster_blocks, cluster4_blocks;
+    hgemm_multicast_shape multicast;
 } hgemm_problem;
 
 typedef void hgemm_launcher(const hgemm_problem *problem, cudaStream_t stream);
@@ -76,7 +85,7 @@ hgemm_launcher hgemm_persistent_multicast;
 hgemm_launcher hgemm_split_k;
 hgemm_launcher hgemm_swap_ab; /* m <= HGEMM_SWAP_AB_MAX_M */
 hgemm_launcher hgemm_narrow_tiles; /* 128 < m <= HGEMM_SWAP_AB_MAX_M */
-int hgemm_cluster_blocks(const hgemm_problem *problem);
+int hgemm_cluster_blocks(const hgemm_problem *problem, int cluster);
 
 /* Fill the problem's tensor maps through the driver's cuTensorMapEncodeTiled
  * (found with cudaGetDriverEntryPointByVersion: no -lcuda). Returns 0, or
@@ -202,24 +211,74 @@ static inline int hgemm_swap_ab_splits(int m, int n, int k, int sms, double stre
     return hgemm_split_count((long long)((n + rows - 1) / rows) * ((m + cols - 1) / cols), k, sms, enough);
 }
 
-/* The share of `slots` resident blocks' rounds that C's m x n fills, in
- * tiles of 128 rows (two tile rows a cluster) by `width`: partial tiles at
- * the edges and a partial last wave both waste it. */
-static inline double hgemm_wave_fill(int m, int n, int width, int slots)
+/* L2 requests the tensor copy engine makes, on average, for a box row (128
+ * bytes of one row of A or B) where rows start `ld` elements apart: one
+ * where the row starts on a 128-byte line; two where it runs into the
+ * next line; three where it also starts inside a 32-byte sector, whose
+ * piece goes alone, unless that piece is all of the row in the first
+ * line. ld is a multiple of 8 elements (16 bytes), so the starts repeat
+ * every 8 rows. K = 3000: 2.25 a row; Nsight Compute (H100) counted
+ * 9.18M requests at 3000^3 against 4.02M at 3072^3, 2.28 a row. */
+static inline double hgemm_box_row_requests(int ld)
 {
-    long long rows = (m + 255) / 256 * 2, cols = (n + width - 1) / width, tiles = rows * cols;
-    long long rounds = (tiles + slots - 1) / slots;
-    return (double)m * n / ((double)rounds * slots * 128 * width);
+    int requests = 0;
+    for (int row = 0; row < 8; ++row) {
+        int start = (int)((long long)row * ld * 2 % 128);
+        requests += start == 0 ? 1 : start % 32 != 0 && start + 16 < 128 ? 3 : 2;
+    }
+    return requests / 8.0;
 }
 
-/* persistent_multicast's tile width: 256, or 192 where 128 x 192 tiles
- * fill the rounds more than 5% better (the wider tile reads a tenth fewer
- * bytes a FLOP). 3072^3 on 132 SMs: 288 tiles of 128 x 256 are 2.18 waves,
- * the third a fifth full (a fill of 0.73); 384 of 128 x 192, 0.97. */
-static inline int hgemm_multicast_width(int m, int n, int slots)
+/* L2 requests an SM's copy engine sends a clock: Nsight Compute (H100)
+ * counted 0.42-0.44 at 3000^3, for this case's rung and cuBLAS's alike. */
+#define HGEMM_COPY_REQUESTS_PER_CLOCK 0.44
+
+/* A tile change of persistent_multicast, in clocks a column of the tile:
+ * C's tile leaves through the copy engine while the next tile's loads
+ * wait (H100, 4096^3: with the epilogue cut short, 173 against 185 us over
+ * 4 rounds, 3 us or about 4.6K clocks a tile 256 wide). */
+#define HGEMM_TILE_CHANGE_CLOCKS_PER_COLUMN 18
+
+/* Clocks persistent_multicast spends on C = A B^T (m x n x k, rows ld
+ * apart) in clusters of `cluster` blocks stacked in M that share B's
+ * tile, tiles of 128 x width, on `slots` resident blocks: its rounds of
+ * units (a tile a block), each its k-tiles and a tile change. A k-tile
+ * takes the longer of its multiply (2048 BF16 multiply-adds a clock an
+ * SM, wgmma's dense rate on 9.0) and its copies (128 rows of A and width
+ * / cluster of B a block, hgemm_box_row_requests each). */
+static inline double hgemm_multicast_clocks(int m, int n, int k, int ld, int cluster, int width, int slots)
 {
-    if (slots <= 0) return 256;
-    return hgemm_wave_fill(m, n, 192, slots) > 1.05 * hgemm_wave_fill(m, n, 256, slots) ? 192 : 256;
+    long long units = (long long)(((m + 127) / 128 + cluster - 1) / cluster) * ((n + width - 1) / width);
+    long long clusters = slots / cluster, rounds = (units + clusters - 1) / clusters;
+    double multiply = 128.0 * width * 64 / 2048;
+    double copies = (128.0 + width / cluster) * hgemm_box_row_requests(ld) / HGEMM_COPY_REQUESTS_PER_CLOCK;
+    double k_tile = multiply > copies ? multiply : copies;
+    return (double)rounds * ((k + 63) / 64 * k_tile + HGEMM_TILE_CHANGE_CLOCKS_PER_COLUMN * width);
+}
+
+/* persistent_multicast's clusters (of 2 or 4 blocks: `slots2` and
+ * `slots4` resident blocks, 0 where none fits) and tile width (256 or 192):
+ * the fewest hgemm_multicast_clocks, width 192 counted 5% longer (the
+ * wider tile reads a tenth fewer bytes a FLOP); ties keep the earlier of
+ * {2, 256}, {2, 192}, {4, 256}, {4, 192}. Where rows start on 128-byte
+ * lines, the multiply is the longer and the clusters of 2 keep what the
+ * rounds give: 3072^3 on 132 SMs makes 2.18 waves of 128 x 256 tiles, 2.91
+ * of 128 x 192. Where they do not, the copies are (3000^3: 2.25 requests a
+ * row), and a cluster of 4 sends a quarter of B's tile a block, not a half,
+ * on fewer SMs (120 of 132 on an H100). */
+static inline hgemm_multicast_shape hgemm_multicast_shape_for(int m, int n, int k, int ld, int slots2, int slots4)
+{
+    static const hgemm_multicast_shape candidates[4] = {{2, 256}, {2, 192}, {4, 256}, {4, 192}};
+    hgemm_multicast_shape best = candidates[0];
+    double fewest = 0;
+    for (int i = 0; i < 4; ++i) {
+        hgemm_multicast_shape c = candidates[i];
+        int slots = c.cluster == 2 ? slots2 : slots4;
+        if (slots < c.cluster) continue;
+        double clocks = hgemm_multicast_clocks(m, n, k, ld, c.cluster, c.width, slots) * (c.width == 192 ? 1.05 : 1.0);
+        if (fewest == 0 || clocks < fewest) best = c, fewest = clocks;
+    }
+    return best;
 }
 
 /* The clusters a persistent launch takes to walk `units` units on

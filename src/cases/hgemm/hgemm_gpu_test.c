@@ -41,7 +41,12 @@ int main(void)
                            "1400x5380x72",
                            /* its balanced grid: 171 units, 3 rounds of 57 clusters
                             * where 66 fit (on 132 SMs) */
-                           "2200x4700x200"};
+                           "2200x4700x200",
+                           /* rows off the 128-byte grid: clusters of four, 256
+                            * wide (on 132 SMs; 192 wide at 2305x2100x130, a case
+                            * test size), 9 tile rows (the last unit 3 past M) by
+                            * 10 columns, the last 204 wide */
+                           "1097x2508x130"};
     int ran = 0;
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
         void *state = create_case_or_die(&hgemm_case, sizes[i]);

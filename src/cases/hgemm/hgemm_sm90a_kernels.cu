@@ -199,7 +199,7 @@ extern "C" void hgemm_persistent(const hgemm_problem *p, cudaStream_t stream)
  * 0.939 (and 0.906 throttled) / 0.972-0.973 / 0.941-0.942: no change.
  * Then 128 x 192 tiles (wgmma m64n192k16, 5 stages of 40 KB, B's halves
  * in boxes of 96 rows) where they fill the rounds of the resident blocks
- * more than 5% better than 128 x 256 (hgemm_multicast_width: 3072^3 makes
+ * more than 5% better than 128 x 256 (now hgemm_multicast_shape_for: 3072^3 makes
  * 2.18 waves of the wider tiles, 2.91 of these). H100, one call, against
  * the 256-wide tiles: 90.5 against 113.6 us at 3072^3 (0.887 against
  * 0.707 of cuBLAS), 118.0 against 127.8 us at 3000^3 (0.688 against
@@ -268,52 +268,88 @@ extern "C" void hgemm_persistent(const hgemm_problem *p, cudaStream_t stream)
  * 1358 / 576 us with all of C written to shared memory once and no
  * stores (1.017 / 1.03 / 1.01: the most a whole staged tile could give),
  * 189-193 / 1393 / 600 us with those writes then sent at once: the stores
- * slow the next tile's loads even with a tile to drain. */
+ * slow the next tile's loads even with a tile to drain.
+ * Then clusters of four where rows of A and B are off the 128-byte grid
+ * (K = 3000: rows 6000 bytes apart). The copy engine splits such a box row
+ * into 2.25 L2 requests on average (hgemm_box_row_requests), and sends
+ * about 0.44 a clock an SM: Nsight Compute at 3000^3 (H100) counted 9.18M
+ * requests against 4.02M at 3072^3, 0.42-0.44 a clock an SM for this rung
+ * and for cuBLAS (nvjet_sm90_tss_192x192_64x4_2x1, 7.21M), so the copies,
+ * not the multiply, set the pace: 110.6 us against cuBLAS's 82.9. Four
+ * blocks stacked in M share B's tile, each bringing a quarter (b_rows64,
+ * b_rows48): 192 box rows a block a k-tile where twos send 256, on 120 SMs
+ * (30 clusters of four fit on an H100) where twos take 128-132.
+ * hgemm_multicast_shape_for weighs the two by rounds, the longer of
+ * multiply and copies, and the tile change. H100, one call, two rounds
+ * each, against the build before (ratio to cuBLAS): 0.805, 0.803 against
+ * 0.728, 0.718 at 3000^3; 0.967, 0.971 against 0.804, 0.805 at 5000^3;
+ * 0.941, 0.941 against 0.820, 0.814 at 5000 x 5000 x 3000; 0.996, 1.013
+ * against 0.938, 0.941 at 6000 x 4000 x 3000; 1.225, 1.228 against 1.116,
+ * 1.110 at 8000 x 8000 x 3000; 1.234, 1.230 against 1.158, 1.156 at 4000
+ * x 4000 x 5000; 0.913, 0.912 against 0.892, 0.892 at 8192 x 8192 x 1000.
+ * Where the rows are on the grid the rule keeps the twos (4096^3: 0.983,
+ * 0.985 against 0.981, 0.977). The rule first left the tile change out and
+ * took fours at 4096 x 4096 x 130 (3 k-tiles): 34.2-34.7 against
+ * 32.6-32.9 us; with it, twos again (32.2-32.5 us). */
 /* 128 x 192 tiles take 5 stages of 40 KB, or 4 beside the buffers of TMA
  * stores (32 KB: 5 would pass 227 KB). */
 constexpr int WS_192_STAGES = 5, WS_192_STORE_STAGES = 4, WS_STORE_BUFFERS = 2;
 
-/* persistent_multicast's grid at tile width BN: its units' balanced
- * clusters (hgemm_balanced_clusters), two blocks each. */
-template <int BN>
+/* persistent_multicast's grid at tile width BN in clusters of CLUSTER: its
+ * units' balanced clusters (hgemm_balanced_clusters). */
+template <int BN, int CLUSTER>
 static int multicast_blocks(const hgemm_problem *p)
 {
-    long long units = (long long)hgemm_ceil_div(hgemm_ceil_div(p->m, 128), 2) * hgemm_ceil_div(p->n, BN);
-    return 2 * hgemm_balanced_clusters(units, p->cluster_blocks / 2);
+    long long units = (long long)hgemm_ceil_div(hgemm_ceil_div(p->m, 128), CLUSTER) * hgemm_ceil_div(p->n, BN);
+    int slots = CLUSTER == 4 ? p->cluster4_blocks : p->cluster_blocks;
+    return CLUSTER * hgemm_balanced_clusters(units, slots / CLUSTER);
+}
+
+/* Each block of a cluster brings BN / CLUSTER rows of B's tile: b_rows96
+ * and b_rows128 in twos, b_rows48 and b_rows64 in fours. */
+template <int BN, int STAGES, int CLUSTER, int STORE_BUFFERS>
+static void launch_multicast(const hgemm_problem *p, const CUtensorMap &b_share, cudaStream_t stream)
+{
+    launch_warp_specialized<BN, STAGES, true, CLUSTER, STORE_BUFFERS>(p, b_share, p->c, 1,
+                                                                      multicast_blocks<BN, CLUSTER>(p), stream);
 }
 
 extern "C" void hgemm_persistent_multicast(const hgemm_problem *p, cudaStream_t stream)
 {
-    if (p->multicast_width == 192 && p->c_map_encoded)
-        launch_warp_specialized<192, WS_192_STORE_STAGES, true, 2, WS_STORE_BUFFERS>(p, p->b_rows96, p->c, 1,
-                                                                                   multicast_blocks<192>(p), stream);
-    else if (p->multicast_width == 192)
-        launch_warp_specialized<192, WS_192_STAGES, true, 2>(p, p->b_rows96, p->c, 1, multicast_blocks<192>(p),
-                                                             stream);
+    bool narrow = p->multicast.width == 192;
+    /* clusters of four only where C's map takes TMA stores (cluster4_blocks) */
+    if (p->multicast.cluster == 4 && narrow)
+        launch_multicast<192, WS_192_STORE_STAGES, 4, WS_STORE_BUFFERS>(p, p->b_rows48, stream);
+    else if (p->multicast.cluster == 4)
+        launch_multicast<256, WS_256_STAGES, 4, WS_STORE_BUFFERS>(p, p->b_rows64, stream);
+    else if (narrow && p->c_map_encoded)
+        launch_multicast<192, WS_192_STORE_STAGES, 2, WS_STORE_BUFFERS>(p, p->b_rows96, stream);
+    else if (narrow)
+        launch_multicast<192, WS_192_STAGES, 2, 0>(p, p->b_rows96, stream);
     else if (p->c_map_encoded)
-        launch_warp_specialized<256, WS_256_STAGES, true, 2, WS_STORE_BUFFERS>(p, p->b_rows128, p->c, 1,
-                                                                              multicast_blocks<256>(p), stream);
+        launch_multicast<256, WS_256_STAGES, 2, WS_STORE_BUFFERS>(p, p->b_rows128, stream);
     else
-        launch_warp_specialized<256, WS_256_STAGES, true, 2>(p, p->b_rows128, p->c, 1, multicast_blocks<256>(p),
-                                                             stream);
+        launch_multicast<256, WS_256_STAGES, 2, 0>(p, p->b_rows128, stream);
 }
 
-/* Blocks of persistent_multicast's clusters that can be resident at once
- * (of its 256-wide kernel, with TMA stores where it takes them). */
-template <int STORE_BUFFERS>
+/* Blocks of persistent_multicast's clusters of CLUSTER that can be
+ * resident at once (of its 256-wide kernel, with TMA stores where it
+ * takes them). */
+template <int CLUSTER, int STORE_BUFFERS>
 static int cluster_blocks(const hgemm_problem *p)
 {
+    constexpr auto kernel = warp_specialized_kernel<256, WS_256_STAGES, true, CLUSTER, false, 2, STORE_BUFFERS>;
     cudaLaunchAttribute cluster;
-    cudaLaunchConfig_t config = warp_specialized_config<256, WS_256_STAGES, true, 2, false, 2, STORE_BUFFERS>(
-        p->m, p->n, 1, 2 * multiprocessors(), &cluster, 0);
-    config.gridDim = dim3(2 * multiprocessors());
-    return resident_cluster_blocks<warp_specialized_kernel<256, WS_256_STAGES, true, 2, false, 2, STORE_BUFFERS>>(
-        config);
+    cudaLaunchConfig_t config = warp_specialized_config<256, WS_256_STAGES, true, CLUSTER, false, 2, STORE_BUFFERS>(
+        p->m, p->n, 1, 4 * multiprocessors(), &cluster, 0);
+    config.gridDim = dim3(4 * multiprocessors());
+    return resident_cluster_blocks<kernel>(config);
 }
 
-extern "C" int hgemm_cluster_blocks(const hgemm_problem *p)
+extern "C" int hgemm_cluster_blocks(const hgemm_problem *p, int cluster)
 {
-    return p->c_map_encoded ? cluster_blocks<WS_STORE_BUFFERS>(p) : cluster_blocks<0>(p);
+    if (cluster == 4) return cluster_blocks<4, WS_STORE_BUFFERS>(p);
+    return p->c_map_encoded ? cluster_blocks<2, WS_STORE_BUFFERS>(p) : cluster_blocks<2, 0>(p);
 }
 
 extern "C" size_t hgemm_sm90a_shared_bytes(hgemm_launcher *rung)

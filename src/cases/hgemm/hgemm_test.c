@@ -2,7 +2,7 @@
  * definition of C = A B^T on BF16 values and against planted errors, the
  * BF16 rounding, the padded row stride, the tolerance, the sizes the case
  * accepts, the split-K rungs' slice counts, swap_ab's widths,
- * persistent_multicast's balanced grid and the vendor rows' order. No GPU needed. */
+ * persistent_multicast's clusters, width and balanced grid and the vendor rows' order. No GPU needed. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -201,14 +201,53 @@ static void test_swap_ab_splits(void)
     EXPECT(hgemm_swap_ab_splits(64, 3392, 8192, 132, hgemm_stream_bytes(4915)) == 2); /* 53 */
     EXPECT(hgemm_swap_ab_splits(128, 4096, 14336, 132, hgemm_stream_bytes(4915)) == 2);
 #undef SPLITS_H100
-    /* persistent_multicast's width: 192 where it fills the waves better */
-    EXPECT(hgemm_multicast_width(3072, 3072, 132) == 192); /* 288 tiles of 256: 2.18 waves; 384 of 192: 2.91 */
-    EXPECT(hgemm_multicast_width(3000, 3000, 132) == 192 && hgemm_multicast_width(2305, 2100, 132) == 192);
-    EXPECT(hgemm_multicast_width(4096, 4096, 132) == 256 && hgemm_multicast_width(8192, 8192, 132) == 256);
-    EXPECT(hgemm_multicast_width(6144, 6144, 132) == 256); /* both fill 0.97 */
-    EXPECT(hgemm_multicast_width(3072, 3072, 0) == 256);   /* no cluster fits: the rung skips */
-    EXPECT(fabs(hgemm_wave_fill(3072, 3072, 256, 132) - 3072.0 * 3072 / (3 * 132 * 128 * 256)) < 1e-12);
     EXPECT(hgemm_split_k_count(256, 256, 65536, 132) == hgemm_split_count(4, 65536, 132, 66));
+}
+
+/* persistent_multicast's shape: the copy engine's requests a box row, by
+ * where the rows start in a 128-byte line; the clocks; the choice. */
+static void test_multicast_shape(void)
+{
+    EXPECT(hgemm_box_row_requests(3072) == 1.0); /* every row on a line */
+    /* 6000-byte rows start at 0, 112, 96, 80, 64, 48, 32, 16: 1 + 2 + 2 + 3 + 2 + 3 + 2 + 3 */
+    EXPECT(hgemm_box_row_requests(3000) == 18.0 / 8);
+    EXPECT(hgemm_box_row_requests(4000) == 1.5);  /* 0, 64 */
+    EXPECT(hgemm_box_row_requests(10000) == 1.75); /* 0, 32, 64, 96 */
+    EXPECT(hgemm_box_row_requests(136) == 18.0 / 8); /* 0, 16, ..., 112: 112 is one piece of a sector */
+    /* 3000^3 in fours, 192 wide, on 120 blocks: 96 units, 30 clusters, 4
+     * rounds of 47 k-tiles of the copies, 128 + 48 rows x 2.25 / 0.44
+     * clocks (the multiply: 768), and a tile change of 18 x 192 */
+    EXPECT(fabs(hgemm_multicast_clocks(3000, 3000, 3000, 3000, 4, 192, 120) -
+                4 * (47 * 176 * 2.25 / 0.44 + 18 * 192)) < 1e-6);
+    /* 256 wide: 72 units, 3 rounds of the multiply, 1024 clocks (copies 982) */
+    EXPECT(hgemm_multicast_clocks(3000, 3000, 3000, 3000, 4, 256, 120) == 3 * (47 * 1024 + 18 * 256));
+    /* rows on the grid, in twos: 4 rounds of the multiply (copies 582) */
+    EXPECT(hgemm_multicast_clocks(4096, 4096, 4096, 4096, 2, 256, 132) == 4 * (64 * 1024 + 18 * 256));
+#define SHAPE(m, n, k, slots2, slots4, blocks, wide)                                                               \
+    do {                                                                                                           \
+        hgemm_multicast_shape s = hgemm_multicast_shape_for(m, n, k, hgemm_ld(k), slots2, slots4);                   \
+        EXPECTF(s.cluster == (blocks) && s.width == (wide), "%dx%dx%d: %d x %d", m, n, k, s.cluster, s.width);    \
+    } while (0)
+    /* rows on the 128-byte grid: twos, 192 wide where the waves fill better */
+    SHAPE(3072, 3072, 3072, 132, 120, 2, 192); /* 288 tiles of 256: 2.18 waves; 384 of 192: 2.91 */
+    SHAPE(4096, 4096, 4096, 132, 120, 2, 256);
+    SHAPE(8192, 8192, 8192, 132, 120, 2, 256);
+    SHAPE(6144, 6144, 6144, 132, 120, 2, 256); /* both fill 0.97 */
+    SHAPE(2305, 2100, 4096, 132, 120, 2, 192);
+    /* rows off it: fours where the copies' time and the rounds allow */
+    SHAPE(3000, 3000, 3000, 132, 120, 4, 256);
+    SHAPE(5000, 5000, 5000, 132, 120, 4, 256);
+    SHAPE(4000, 4000, 5000, 132, 120, 4, 256); /* 5 rounds in fours, 4 in twos: the copies decide */
+    SHAPE(4096, 4096, 130, 132, 120, 2, 256);  /* the same, but 3 k-tiles: the tile changes decide */
+    SHAPE(4096, 4096, 4000, 132, 120, 2, 256); /* 1.5 requests a row: 5 rounds in fours, 4 in twos */
+    SHAPE(2000, 6000, 3000, 132, 120, 2, 256); /* 3 rounds in twos, 4 in fours */
+    SHAPE(3000, 3000, 3000, 132, 0, 2, 192);   /* no cluster of four (C's rows not 16-byte multiples) */
+    SHAPE(3000, 3000, 3000, 0, 0, 2, 256);     /* no cluster fits: the rung skips */
+    /* the GPU test's sizes for each kernel */
+    SHAPE(2305, 2100, 130, 132, 120, 4, 192);
+    SHAPE(1097, 2508, 130, 132, 120, 4, 256);
+    SHAPE(2200, 4700, 200, 132, 120, 2, 256);
+#undef SHAPE
 }
 
 /* The balanced grid: the same rounds, the fewest clusters. */
@@ -253,6 +292,7 @@ int main(void)
     test_sizes();
     test_split_k_count();
     test_swap_ab_splits();
+    test_multicast_shape();
     test_balanced_clusters();
     test_vendor_rows();
     return test_result("hgemm_test");
