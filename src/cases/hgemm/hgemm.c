@@ -320,9 +320,9 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
     p->split_k = hgemm_split_k_count(p->m, p->n, p->k, s->sms);
     p->swap_ab_rows = hgemm_swap_ab_rows(p->m, p->n, s->sms);
     p->swap_ab_tile_width = hgemm_swap_ab_tile_width(p->m, p->n, s->sms);
-    p->swap_ab_splits = hgemm_swap_ab_width(p->m) ? hgemm_swap_ab_splits(p->m, p->n, p->k, s->sms,
-                                                                         hgemm_stream_bytes(ladder_peak_dram_gbps(device)))
-                                                  : 1;
+    double dram_gbps = ladder_peak_dram_gbps(device), stream_bytes = hgemm_stream_bytes(dram_gbps);
+    p->swap_ab_splits = hgemm_swap_ab_width(p->m) ? hgemm_swap_ab_splits(p->m, p->n, p->k, s->sms, stream_bytes) : 1;
+    p->swap_ab_cluster = 1;
     s->c_aligned_ld = (p->n + 3) / 4 * 4;
     /* The partials and the padded C are extras: without room for them the
      * split-K rungs and the reference skip, the ladder still runs. */
@@ -340,9 +340,22 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
 #ifdef LADDER_HAVE_SM90A
     if (s->maps_encoded) {
         p->cluster_blocks = hgemm_cluster_blocks(p, 2);
-        if (p->c_map_encoded) p->cluster4_blocks = hgemm_cluster_blocks(p, 4);
+        p->cluster4_blocks = hgemm_cluster_blocks(p, 4);
     }
-    p->multicast = hgemm_multicast_shape_for(p->m, p->n, p->k, p->ld, p->cluster_blocks, p->cluster4_blocks);
+    p->multicast = hgemm_multicast_shape_for(p->m, p->n, p->k, p->ld, p->cluster_blocks,
+                                             p->c_map_encoded ? p->cluster4_blocks : 0);
+    if (s->maps_encoded && hgemm_swap_ab_width(p->m)) {
+        int khz;
+        CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device));
+        p->swap_ab_cluster = hgemm_swap_ab_cluster(p->m, p->n, p->k, p->ld, s->sms, stream_bytes, p->cluster4_blocks,
+                                                   dram_gbps / (khz / 1e6));
+        /* in clusters, A's map brings a block's share of the tile */
+        if (p->swap_ab_cluster > 1)
+            s->maps_encoded =
+                encode_map(&p->a_rows_swap, p->a, p->m, p->k, p->ld,
+                           hgemm_cluster_share(hgemm_swap_ab_tile_cols(p->m, p->swap_ab_tile_width), p->swap_ab_cluster),
+                           s->maps_error, sizeof s->maps_error) == 0;
+    }
 #endif
     CUBLAS_CHECK(cublasCreate(&s->cublas));
     s->full_check = (double)m * n * k <= (double)HGEMM_FULL_CHECK_MNK;

@@ -38,7 +38,8 @@ typedef struct hgemm_problem {
      * (a quarter of persistent_multicast's tiles in clusters of four; 64
      * also swap_ab's short tiles), 96 and 128 (a half, in clusters of two),
      * 192 (swap_ab's tall tiles) and 256 rows, and for
-     * swap_ab A in boxes of hgemm_swap_ab_tile_cols rows (unset
+     * swap_ab A in boxes of hgemm_swap_ab_tile_cols rows, or in clusters
+     * of its hgemm_cluster_share (unset
      * past HGEMM_SWAP_AB_MAX_M); each box 64 elements (128 bytes) of K,
      * 128-byte swizzle, zeros outside the matrix. */
     CUtensorMap a_rows128, b_rows40, b_rows48, b_rows64, b_rows96, b_rows128, b_rows192, b_rows256, a_rows_swap;
@@ -53,10 +54,12 @@ typedef struct hgemm_problem {
      * neither splits. */
     float *partials;
     int split_k, swap_ab_splits;
-    int swap_ab_rows, swap_ab_tile_width; /* hgemm_swap_ab_rows, hgemm_swap_ab_tile_width */
+    /* hgemm_swap_ab_rows, hgemm_swap_ab_tile_width, hgemm_swap_ab_cluster */
+    int swap_ab_rows, swap_ab_tile_width, swap_ab_cluster;
     /* Blocks of persistent_multicast resident at once, in clusters of two
-     * and of four (hgemm_cluster_blocks; four only with C's tensor map);
-     * 0 where no such cluster fits. Its shape (hgemm_multicast_shape_for). */
+     * and of four (hgemm_cluster_blocks; swap_ab's clusters of four take
+     * the latter too); 0 where no such cluster fits. Its shape
+     * (hgemm_multicast_shape_for; fours only with C's tensor map). */
     int cluster_blocks, cluster4_blocks;
     hgemm_multicast_shape multicast;
 } hgemm_problem;
@@ -153,6 +156,16 @@ static inline HGEMM_HOST_DEVICE int hgemm_swap_ab_tile_cols(int m, int tile_widt
 {
     int tiles = (m + tile_width - 1) / tile_width;
     return (m + tiles - 1) / tiles;
+}
+
+/* The rows of a tile's B operand (A's rows, in swap_ab) that each block
+ * of a cluster brings into all of them by multicast: an even share of the
+ * tile's `cols`, rounded up to 8 rows (a 1024-byte swizzle atom, where
+ * each share must start). The last share may reach past the tile; those
+ * rows feed columns that are never stored. */
+static inline HGEMM_HOST_DEVICE int hgemm_cluster_share(int cols, int cluster)
+{
+    return ((cols + cluster - 1) / cluster + 7) / 8 * 8;
 }
 
 /* swap_ab's tiles: 128 of B's n rows by all of A's, or 64 rows (twice
@@ -279,6 +292,36 @@ static inline hgemm_multicast_shape hgemm_multicast_shape_for(int m, int n, int 
         if (fewest == 0 || clocks < fewest) best = c, fewest = clocks;
     }
     return best;
+}
+
+/* swap_ab's clusters: 1, or 4 tiles stacked in B's rows that share A's
+ * tile by multicast, each block bringing hgemm_cluster_share of A's rows,
+ * where the copy engine's requests would set the pace. A block's k-tile
+ * sends its rows of B and its columns' rows of A, hgemm_box_row_requests
+ * each at HGEMM_COPY_REQUESTS_PER_CLOCK, while DRAM brings that k-tile of
+ * all of B in n x 128 bytes / `dram_bytes_per_clock` (the device's
+ * bandwidth over its SM clock); each k-tile takes the longer. Fours where
+ * that takes less than 0.8 of what ones take (a cluster waits for its
+ * slowest block), and where their blocks fit at once (`slots4` resident
+ * blocks in clusters of four). 77 x 5000 x 3000 on an H100: 721 clocks of
+ * copies a block, 450 in fours, DRAM 378; 32 x 11000 x 3000: 818 and 695,
+ * DRAM 832 (ones). Only where rows are off the 128-byte grid, where the
+ * rate was measured: whole-line requests go faster (128 x 4096 x 14336,
+ * H100: 0.66 a clock a block, from its time), and there clusters of two
+ * lost (0.79 of cuBLAS against 0.98). */
+static inline int hgemm_swap_ab_cluster(int m, int n, int k, int ld, int sms, double stream_bytes, int slots4,
+                                        double dram_bytes_per_clock)
+{
+    if (!hgemm_swap_ab_width(m) || slots4 < 4 || hgemm_box_row_requests(ld) == 1) return 1;
+    int rows = hgemm_swap_ab_rows(m, n, sms), cols = hgemm_swap_ab_tile_cols(m, hgemm_swap_ab_tile_width(m, n, sms));
+    long long tiles_b = (n + rows - 1) / rows, tiles_a = (m + cols - 1) / cols;
+    long long blocks = (tiles_b + 3) / 4 * 4 * tiles_a * hgemm_swap_ab_splits(m, n, k, sms, stream_bytes);
+    if (blocks > slots4) return 1;
+    double per_row = hgemm_box_row_requests(ld) / HGEMM_COPY_REQUESTS_PER_CLOCK;
+    double dram = n * 128.0 / dram_bytes_per_clock;
+    double ones = fmax((rows + cols) * per_row, dram);
+    double fours = fmax((rows + hgemm_cluster_share(cols, 4)) * per_row, dram);
+    return fours < 0.8 * ones ? 4 : 1;
 }
 
 /* The clusters a persistent launch takes to walk `units` units on

@@ -46,7 +46,11 @@ int main(void)
                             * wide (on 132 SMs; 192 wide at 2305x2100x130, a case
                             * test size), 9 tile rows (the last unit 3 past M) by
                             * 10 columns, the last 204 wide */
-                           "1097x2508x130"};
+                           "1097x2508x130",
+                           /* swap_ab in clusters of four (rows off the grid; on an
+                            * H100): 64-row tiles 64 and 128 wide in 2 slices,
+                            * 128-row tiles 64 and 256 wide, 192-row tiles */
+                           "31x200x493", "66x200x493", "52x8537x66", "129x12844x66", "157x8537x66"};
     int ran = 0;
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
         void *state = create_case_or_die(&hgemm_case, sizes[i]);

@@ -278,15 +278,25 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  * (multicast) and more SMs issuing them. */
 constexpr int SWAP_64_STAGES = 8, SWAP_TALL_STAGES = 5;
 
-template <int WIDTH, int STAGES, int CONSUMERS>
+template <int WIDTH, int STAGES, int CONSUMERS, int CLUSTER>
 static void launch_swap_ab(const hgemm_problem *p, cudaStream_t stream)
 {
     int splits = p->swap_ab_splits;
     const CUtensorMap &b_rows = CONSUMERS == 1 ? p->b_rows64 : CONSUMERS == 3 ? p->b_rows192 : p->b_rows128;
-    launch_warp_specialized<WIDTH, STAGES, true, 1, true, CONSUMERS>(b_rows, p->a_rows_swap,
-                                                                     splits > 1 ? p->partials : p->c, p->n, p->m, p->k,
-                                                                     splits, multiprocessors(), stream);
+    launch_warp_specialized<WIDTH, STAGES, true, CLUSTER, true, CONSUMERS>(
+        b_rows, p->a_rows_swap, splits > 1 ? p->partials : p->c, p->n, p->m, p->k, splits,
+        CLUSTER == 1 ? multiprocessors() : p->cluster4_blocks, stream);
     if (splits > 1) split_k_reduce(p, splits, stream);
+}
+
+/* In ones or in clusters of four (hgemm_swap_ab_cluster). */
+template <int WIDTH, int STAGES, int CONSUMERS>
+static void launch_swap_ab(const hgemm_problem *p, cudaStream_t stream)
+{
+    if (p->swap_ab_cluster == 4)
+        launch_swap_ab<WIDTH, STAGES, CONSUMERS, 4>(p, stream);
+    else
+        launch_swap_ab<WIDTH, STAGES, CONSUMERS, 1>(p, stream);
 }
 
 extern "C" void hgemm_swap_ab(const hgemm_problem *p, cudaStream_t stream)

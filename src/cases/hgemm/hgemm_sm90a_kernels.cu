@@ -348,6 +348,8 @@ static int cluster_blocks(const hgemm_problem *p)
 
 extern "C" int hgemm_cluster_blocks(const hgemm_problem *p, int cluster)
 {
+    /* fours: of the kernel with TMA stores, whether C's map is there or not
+     * (swap_ab's clusters are counted by the same) */
     if (cluster == 4) return cluster_blocks<4, WS_STORE_BUFFERS>(p);
     return p->c_map_encoded ? cluster_blocks<2, WS_STORE_BUFFERS>(p) : cluster_blocks<2, 0>(p);
 }

@@ -2,7 +2,8 @@
  * definition of C = A B^T on BF16 values and against planted errors, the
  * BF16 rounding, the padded row stride, the tolerance, the sizes the case
  * accepts, the split-K rungs' slice counts, swap_ab's widths,
- * persistent_multicast's clusters, width and balanced grid and the vendor rows' order. No GPU needed. */
+ * persistent_multicast's clusters, width and balanced grid, swap_ab's
+ * clusters and the vendor rows' order. No GPU needed. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -250,6 +251,38 @@ static void test_multicast_shape(void)
 #undef SHAPE
 }
 
+/* swap_ab's clusters of four: a block's share of A's rows, and where the
+ * copies' clocks call for them (an H100's 3352 GB/s over 1.98 GHz, 120
+ * blocks in clusters of four). */
+static void test_swap_ab_cluster(void)
+{
+    EXPECT(hgemm_cluster_share(77, 4) == 24);   /* 20 rounded up to 8: 96 of the 128 rows a stage holds */
+    EXPECT(hgemm_cluster_share(128, 4) == 32 && hgemm_cluster_share(256, 2) == 128 && hgemm_cluster_share(80, 2) == 40);
+    for (int cols = 1; cols <= 256; ++cols)
+        for (int cluster = 1; cluster <= 4; cluster *= 2) {
+            int share = hgemm_cluster_share(cols, cluster), width = cols <= 64 ? 64 : cols <= 128 ? 128 : 256;
+            EXPECTF(share % 8 == 0 && cluster * share >= cols && cluster * share <= width, "%d cols in %d: %d", cols,
+                    cluster, share);
+        }
+#define CLUSTER_H100(m, n, k, slots4) \
+    hgemm_swap_ab_cluster(m, n, k, hgemm_ld(k), 132, hgemm_stream_bytes(3352.32), slots4, 3352.32 / 1.98)
+    EXPECT(CLUSTER_H100(77, 5000, 3000, 120) == 4); /* copies 721 clocks a block, 450 in fours; DRAM 378 */
+    EXPECT(CLUSTER_H100(250, 5000, 3000, 120) == 4);
+    EXPECT(CLUSTER_H100(64, 4000, 3000, 120) == 4);
+    EXPECT(CLUSTER_H100(32, 11000, 3000, 120) == 1);  /* DRAM's 832 clocks outlast the copies' 818 */
+    EXPECT(CLUSTER_H100(200, 11008, 4000, 120) == 1); /* 1.5 requests a row: 996 against 846, DRAM 832 */
+    EXPECT(CLUSTER_H100(77, 5000, 3072, 120) == 1);   /* rows on the grid */
+    EXPECT(CLUSTER_H100(128, 4096, 14336, 120) == 1);
+    EXPECT(CLUSTER_H100(77, 5000, 3000, 0) == 1);     /* no cluster of four fits */
+    EXPECT(CLUSTER_H100(250, 5000, 3000, 76) == 1);   /* 80 blocks in fours: more than fit */
+    EXPECT(CLUSTER_H100(300, 5000, 3000, 120) == 1);  /* not swap_ab's shape */
+    /* the GPU test's sizes, one for each tile of swap_ab */
+    EXPECT(CLUSTER_H100(31, 200, 493, 120) == 4 && CLUSTER_H100(66, 200, 493, 120) == 4);
+    EXPECT(CLUSTER_H100(52, 8537, 66, 120) == 4 && CLUSTER_H100(157, 8537, 66, 120) == 4);
+    EXPECT(CLUSTER_H100(129, 12844, 66, 120) == 4 && CLUSTER_H100(100, 8500, 70, 120) == 4);
+#undef CLUSTER_H100
+}
+
 /* The balanced grid: the same rounds, the fewest clusters. */
 static void test_balanced_clusters(void)
 {
@@ -293,6 +326,7 @@ int main(void)
     test_split_k_count();
     test_swap_ab_splits();
     test_multicast_shape();
+    test_swap_ab_cluster();
     test_balanced_clusters();
     test_vendor_rows();
     return test_result("hgemm_test");

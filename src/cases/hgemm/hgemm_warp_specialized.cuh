@@ -269,7 +269,10 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
     };
     if (warpgroup == 0) {
         setmaxnreg_decrease<WS_PRODUCER_REGISTERS>();
-        int stage_bytes = S::A_BYTES + tile_cols * HGEMM_ROW_BYTES;
+        /* Each block of a cluster brings `share` rows of the B tile into
+         * all of them (b_map's box is that tall). */
+        int share = CLUSTER > 1 ? hgemm_cluster_share(tile_cols, CLUSTER) : tile_cols;
+        int stage_bytes = S::A_BYTES + CLUSTER * share * HGEMM_ROW_BYTES;
         if (threadIdx.x == 0) {
             for (int item = first; item < items; item += step) {
                 int unit_m, tile_n, split = item / units;
@@ -284,13 +287,9 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
                     uint32_t stage = ring + (uint32_t)s * S::STAGE_BYTES;
                     mbarrier_arrive_expect_bytes(&full[s], stage_bytes);
                     tma_load_tile(stage, a_map, tile_m * S::BM, t, &full[s]);
-                    /* Each block of the cluster brings BN / CLUSTER rows of
-                     * the B tile into all of them (b_map's box is that
-                     * tall). */
-                    constexpr int share = BN / CLUSTER;
                     if constexpr (CLUSTER > 1)
                         tma_load_2d_multicast(stage + S::A_BYTES + rank * share * HGEMM_ROW_BYTES, &b_map,
-                                              t * HGEMM_TILE_K, tile_n * BN + rank * share, &full[s],
+                                              t * HGEMM_TILE_K, tile_n * tile_cols + rank * share, &full[s],
                                               (1 << CLUSTER) - 1);
                     else
                         tma_load_tile(stage + S::A_BYTES, b_map, tile_n * tile_cols, t, &full[s]);
