@@ -275,7 +275,25 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  * (128 blocks) 1.88M requests against 0.73M, 35.2K cycles against 30.6K.
  * Each SM's copy engine splits a row off the grid into several requests,
  * about 0.5 a cycle at most: what helps is fewer box rows a block
- * (multicast) and more SMs issuing them. */
+ * (multicast) and more SMs issuing them.
+ * Then, with that rate measured (0.44 a clock, rung 10's notes), clusters
+ * of four where the rows are off the grid and a block's copies would
+ * outlast DRAM's delivery of B (hgemm_swap_ab_cluster): four tiles stacked
+ * in B's rows share A's tile, each block bringing an even share of its
+ * rows rounded up to 8 (hgemm_cluster_share: 24 of 77), where the tries
+ * above took BN / 2 rows and so boxes past A's rows. H100, one call, two
+ * rounds each, against the build before:
+ *   77 x 5000 x 3000    0.851 / 0.848 against 0.671 / 0.674
+ *   250 x 5000 x 3000   0.875 / 0.882 against 0.627 / 0.631 (narrow_tiles
+ *                       0.688)
+ *   160 x 5000 x 3000   0.736 / 0.734 against 0.587 / 0.588
+ *   200 x 5000 x 3000   0.901 / 0.913 against 0.745 / 0.739
+ *   64 x 4000 x 3000    0.962 / 0.960 against 0.762 / 0.755
+ *   129 x 2500 x 3000   1.620 / 1.620 against 1.343 / 1.343
+ *   32 x 11000 x 3000   ones in both (DRAM outlasts the copies): 0.896 /
+ *                       0.922 against 0.911 / 0.918
+ * Where rows are on the grid the rule keeps ones: whole-line requests go
+ * faster than the rate above, and clusters lost there (the tries above). */
 constexpr int SWAP_64_STAGES = 8, SWAP_TALL_STAGES = 5;
 
 template <int WIDTH, int STAGES, int CONSUMERS, int CLUSTER>
