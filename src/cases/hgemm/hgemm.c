@@ -105,8 +105,10 @@ int hgemm_encode_tensor_maps(hgemm_problem *p, char *err, size_t err_len)
     if (encode_map(&p->a_rows128, p->a, p->m, p->k, p->ld, 128, err, err_len) ||
         encode_map(&p->b_rows40, p->b, p->n, p->k, p->ld, 40, err, err_len) ||
         encode_map(&p->b_rows48, p->b, p->n, p->k, p->ld, 48, err, err_len) ||
+        encode_map(&p->b_rows56, p->b, p->n, p->k, p->ld, 56, err, err_len) ||
         encode_map(&p->b_rows64, p->b, p->n, p->k, p->ld, 64, err, err_len) ||
         encode_map(&p->b_rows96, p->b, p->n, p->k, p->ld, 96, err, err_len) ||
+        encode_map(&p->b_rows112, p->b, p->n, p->k, p->ld, 112, err, err_len) ||
         encode_map(&p->b_rows128, p->b, p->n, p->k, p->ld, 128, err, err_len) ||
         encode_map(&p->b_rows192, p->b, p->n, p->k, p->ld, 192, err, err_len) ||
         encode_map(&p->b_rows256, p->b, p->n, p->k, p->ld, 256, err, err_len))

@@ -34,15 +34,16 @@ typedef struct hgemm_problem {
     float *c;
     int m, n, k, ld;
     /* The TMA rungs' tensor maps (hgemm_encode_tensor_maps): A in boxes of
-     * 128 rows, B in boxes of 40 (half of narrow_tiles' tile), 48 and 64
-     * (a quarter of persistent_multicast's tiles in clusters of four; 64
-     * also swap_ab's short tiles), 96 and 128 (a half, in clusters of two),
-     * 192 (swap_ab's tall tiles) and 256 rows, and for
+     * 128 rows, B in boxes of 40 (half of narrow_tiles' tile), 48, 56 and
+     * 64 (a quarter of persistent_multicast's tiles in clusters of four; 64
+     * also swap_ab's short tiles), 96, 112 and 128 (a half, in clusters of
+     * two), 192 (swap_ab's tall tiles) and 256 rows, and for
      * swap_ab A in boxes of hgemm_swap_ab_tile_cols rows, or in clusters
      * of its hgemm_cluster_share (unset
      * past HGEMM_SWAP_AB_MAX_M); each box 64 elements (128 bytes) of K,
      * 128-byte swizzle, zeros outside the matrix. */
-    CUtensorMap a_rows128, b_rows40, b_rows48, b_rows64, b_rows96, b_rows128, b_rows192, b_rows256, a_rows_swap;
+    CUtensorMap a_rows128, b_rows40, b_rows48, b_rows56, b_rows64, b_rows96, b_rows112, b_rows128, b_rows192,
+        b_rows256, a_rows_swap;
     /* C (FP32) in boxes of 32 columns (128 bytes, 128-byte swizzle) by 64
      * rows, for the epilogue of TMA stores; encoded (c_map_encoded) where
      * C's rows are a multiple of 16 bytes long (n % 4 == 0). */
@@ -270,25 +271,27 @@ static inline double hgemm_multicast_clocks(int m, int n, int k, int ld, int clu
 }
 
 /* persistent_multicast's clusters (of 2 or 4 blocks: `slots2` and
- * `slots4` resident blocks, 0 where none fits) and tile width (256 or 192):
- * the fewest hgemm_multicast_clocks, width 192 counted 5% longer (the
- * wider tile reads a tenth fewer bytes a FLOP); ties keep the earlier of
- * {2, 256}, {2, 192}, {4, 256}, {4, 192}. Where rows start on 128-byte
- * lines, the multiply is the longer and the clusters of 2 keep what the
- * rounds give: 3072^3 on 132 SMs makes 2.18 waves of 128 x 256 tiles, 2.91
- * of 128 x 192. Where they do not, the copies are (3000^3: 2.25 requests a
- * row), and a cluster of 4 sends a quarter of B's tile a block, not a half,
- * on fewer SMs (120 of 132 on an H100). */
+ * `slots4` resident blocks, 0 where none fits) and tile width (256, 224 or
+ * 192): the fewest hgemm_multicast_clocks, each 32 columns narrower
+ * counted 2.5% longer (a narrower tile reads more bytes a FLOP: 192 wide, a
+ * tenth more than 256); ties keep the earlier of {2, 256}, {2, 224},
+ * {2, 192}, {4, 256}, ... Where rows start on 128-byte lines, the multiply
+ * is the longer and the clusters of 2 keep what the rounds give: 3072^3 on
+ * 132 SMs makes 2.18 waves of 128 x 256 tiles, 2.91 of 128 x 192. Where
+ * they do not, the copies are (3000^3: 2.25 requests a row), and a cluster
+ * of 4 sends a quarter of B's tile a block, not a half, on fewer SMs (120
+ * of 132 on an H100). */
 static inline hgemm_multicast_shape hgemm_multicast_shape_for(int m, int n, int k, int ld, int slots2, int slots4)
 {
-    static const hgemm_multicast_shape candidates[4] = {{2, 256}, {2, 192}, {4, 256}, {4, 192}};
+    static const hgemm_multicast_shape candidates[6] = {{2, 256}, {2, 224}, {2, 192}, {4, 256}, {4, 224}, {4, 192}};
     hgemm_multicast_shape best = candidates[0];
     double fewest = 0;
-    for (int i = 0; i < 4; ++i) {
+    for (int i = 0; i < 6; ++i) {
         hgemm_multicast_shape c = candidates[i];
         int slots = c.cluster == 2 ? slots2 : slots4;
         if (slots < c.cluster) continue;
-        double clocks = hgemm_multicast_clocks(m, n, k, ld, c.cluster, c.width, slots) * (c.width == 192 ? 1.05 : 1.0);
+        double narrower = (256 - c.width) / 32 * 0.025;
+        double clocks = hgemm_multicast_clocks(m, n, k, ld, c.cluster, c.width, slots) * (1 + narrower);
         if (fewest == 0 || clocks < fewest) best = c, fewest = clocks;
     }
     return best;

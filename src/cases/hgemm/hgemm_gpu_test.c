@@ -39,14 +39,15 @@ int main(void)
                             * cluster's second block wholly past M) by 22 tile columns,
                             * the last 4 wide, 2 rounds of 132 blocks */
                            "1400x5380x72",
-                           /* its balanced grid: 171 units, 3 rounds of 57 clusters
-                            * where 66 fit (on 132 SMs) */
-                           "2200x4700x200",
+                           /* its balanced grid, 224 wide: 189 units, 3 rounds of 63
+                            * clusters where 66 fit (on 132 SMs); 224 wide without
+                            * TMA stores (C's rows not 16-byte multiples) */
+                           "2200x4700x200", "1048x2499x66",
                            /* rows off the 128-byte grid: clusters of four, 256
-                            * wide (on 132 SMs; 192 wide at 2305x2100x130, a case
-                            * test size), 9 tile rows (the last unit 3 past M) by
-                            * 10 columns, the last 204 wide */
-                           "1097x2508x130",
+                            * and 224 wide (on 132 SMs; 192 wide at 2305x2100x130,
+                            * a case test size), 9 tile rows (the last unit 3 past
+                            * M) by 10 columns, the last 204 and 32 wide */
+                           "1097x2508x130", "1048x2048x133",
                            /* swap_ab in clusters of four (rows off the grid; on an
                             * H100): 64-row tiles 64 and 128 wide in 2 slices,
                             * 128-row tiles 64 and 256 wide, 192-row tiles */

@@ -290,10 +290,24 @@ extern "C" void hgemm_persistent(const hgemm_problem *p, cudaStream_t stream)
  * Where the rows are on the grid the rule keeps the twos (4096^3: 0.983,
  * 0.985 against 0.981, 0.977). The rule first left the tile change out and
  * took fours at 4096 x 4096 x 130 (3 k-tiles): 34.2-34.7 against
- * 32.6-32.9 us; with it, twos again (32.2-32.5 us). */
-/* 128 x 192 tiles take 5 stages of 40 KB, or 4 beside the buffers of TMA
- * stores (32 KB: 5 would pass 227 KB). */
-constexpr int WS_192_STAGES = 5, WS_192_STORE_STAGES = 4, WS_STORE_BUFFERS = 2;
+ * 32.6-32.9 us; with it, twos again (32.2-32.5 us).
+ * Then a third width, 128 x 224 (wgmma m64n224k16, 5 stages of 44 KB or 4
+ * beside the store buffers; B's share in boxes of 112 or 56 rows), in the
+ * rule beside 256 and 192, each 32 columns narrower counted 2.5% longer:
+ * between the two, the rounds of the resident blocks fill better than at
+ * 256 and the bytes a FLOP grow less than at 192. H100, one call, two
+ * rounds, against the build before (ratio to cuBLAS): 0.836, 0.833 against
+ * 0.792, 0.785 at 3000^3; 1.319, 1.298 against 1.220, 1.225 at 4000 x 4000
+ * x 5000; 0.994, 0.985 against 0.914, 0.917 at 5120^3; 0.908, 0.899
+ * against 0.829, 0.828 at 2560^3; 0.935, 0.936 against 0.846, 0.854 at
+ * 3200^3; 0.869, 0.831 against 0.786, 0.802 at 1792^3; 0.933, 0.933
+ * against 0.912, 0.913 at 6528^3; the squares of the defaults keep 256
+ * (4096^3: 0.973, 0.978 against 0.971, 0.975), and 4095 x 4097 x 4093 (224
+ * wide, no stores: C's rows are not 16-byte multiples) is level, 279.6 and
+ * 272.1 us against 272.3 and 273.2. */
+/* 128 x 192 and 128 x 224 tiles take 5 stages (of 40 and 44 KB), or 4
+ * beside the buffers of TMA stores (32 KB: 5 would pass 227 KB). */
+constexpr int WS_NARROW_STAGES = 5, WS_NARROW_STORE_STAGES = 4, WS_STORE_BUFFERS = 2;
 
 /* persistent_multicast's grid at tile width BN in clusters of CLUSTER: its
  * units' balanced clusters (hgemm_balanced_clusters). */
@@ -305,31 +319,36 @@ static int multicast_blocks(const hgemm_problem *p)
     return CLUSTER * hgemm_balanced_clusters(units, slots / CLUSTER);
 }
 
-/* Each block of a cluster brings BN / CLUSTER rows of B's tile: b_rows96
- * and b_rows128 in twos, b_rows48 and b_rows64 in fours. */
-template <int BN, int STAGES, int CLUSTER, int STORE_BUFFERS>
+/* Each block of a cluster brings BN / CLUSTER rows of B's tile (b_share's
+ * box), with TMA stores where C's map is there (clusters of four only
+ * there: the rule's slots4 is 0 elsewhere). */
+template <int BN, int CLUSTER>
 static void launch_multicast(const hgemm_problem *p, const CUtensorMap &b_share, cudaStream_t stream)
 {
-    launch_warp_specialized<BN, STAGES, true, CLUSTER, STORE_BUFFERS>(p, b_share, p->c, 1,
-                                                                      multicast_blocks<BN, CLUSTER>(p), stream);
+    constexpr int STAGES = BN == 256 ? WS_256_STAGES : WS_NARROW_STAGES;
+    constexpr int STORE_STAGES = BN == 256 ? WS_256_STAGES : WS_NARROW_STORE_STAGES;
+    int blocks = multicast_blocks<BN, CLUSTER>(p);
+    if constexpr (CLUSTER == 2)
+        if (!p->c_map_encoded) {
+            launch_warp_specialized<BN, STAGES, true, CLUSTER, 0>(p, b_share, p->c, 1, blocks, stream);
+            return;
+        }
+    launch_warp_specialized<BN, STORE_STAGES, true, CLUSTER, WS_STORE_BUFFERS>(p, b_share, p->c, 1, blocks, stream);
 }
 
 extern "C" void hgemm_persistent_multicast(const hgemm_problem *p, cudaStream_t stream)
 {
-    bool narrow = p->multicast.width == 192;
-    /* clusters of four only where C's map takes TMA stores (cluster4_blocks) */
-    if (p->multicast.cluster == 4 && narrow)
-        launch_multicast<192, WS_192_STORE_STAGES, 4, WS_STORE_BUFFERS>(p, p->b_rows48, stream);
-    else if (p->multicast.cluster == 4)
-        launch_multicast<256, WS_256_STAGES, 4, WS_STORE_BUFFERS>(p, p->b_rows64, stream);
-    else if (narrow && p->c_map_encoded)
-        launch_multicast<192, WS_192_STORE_STAGES, 2, WS_STORE_BUFFERS>(p, p->b_rows96, stream);
-    else if (narrow)
-        launch_multicast<192, WS_192_STAGES, 2, 0>(p, p->b_rows96, stream);
-    else if (p->c_map_encoded)
-        launch_multicast<256, WS_256_STAGES, 2, WS_STORE_BUFFERS>(p, p->b_rows128, stream);
-    else
-        launch_multicast<256, WS_256_STAGES, 2, 0>(p, p->b_rows128, stream);
+    bool fours = p->multicast.cluster == 4;
+    switch (p->multicast.width) {
+    case 192:
+        fours ? launch_multicast<192, 4>(p, p->b_rows48, stream) : launch_multicast<192, 2>(p, p->b_rows96, stream);
+        break;
+    case 224:
+        fours ? launch_multicast<224, 4>(p, p->b_rows56, stream) : launch_multicast<224, 2>(p, p->b_rows112, stream);
+        break;
+    default:
+        fours ? launch_multicast<256, 4>(p, p->b_rows64, stream) : launch_multicast<256, 2>(p, p->b_rows128, stream);
+    }
 }
 
 /* Blocks of persistent_multicast's clusters of CLUSTER that can be
@@ -362,7 +381,9 @@ extern "C" size_t hgemm_sm90a_shared_bytes(hgemm_launcher *rung)
     if (rung == hgemm_ws_128x256 || rung == hgemm_persistent) return ws_shape<256, WS_256_STAGES>::SHARED_BYTES;
     if (rung == hgemm_persistent_multicast)
         return std::max({ws_shape<256, WS_256_STAGES, 2, WS_STORE_BUFFERS>::SHARED_BYTES,
-                         ws_shape<192, WS_192_STORE_STAGES, 2, WS_STORE_BUFFERS>::SHARED_BYTES,
-                         ws_shape<256, WS_256_STAGES>::SHARED_BYTES, ws_shape<192, WS_192_STAGES>::SHARED_BYTES});
+                         ws_shape<224, WS_NARROW_STORE_STAGES, 2, WS_STORE_BUFFERS>::SHARED_BYTES,
+                         ws_shape<192, WS_NARROW_STORE_STAGES, 2, WS_STORE_BUFFERS>::SHARED_BYTES,
+                         ws_shape<256, WS_256_STAGES>::SHARED_BYTES, ws_shape<224, WS_NARROW_STAGES>::SHARED_BYTES,
+                         ws_shape<192, WS_NARROW_STAGES>::SHARED_BYTES});
     return hgemm_skinny_shared_bytes(rung);
 }

@@ -229,25 +229,28 @@ static void test_multicast_shape(void)
         hgemm_multicast_shape s = hgemm_multicast_shape_for(m, n, k, hgemm_ld(k), slots2, slots4);                   \
         EXPECTF(s.cluster == (blocks) && s.width == (wide), "%dx%dx%d: %d x %d", m, n, k, s.cluster, s.width);    \
     } while (0)
-    /* rows on the 128-byte grid: twos, 192 wide where the waves fill better */
+    /* rows on the 128-byte grid: twos, narrower where the waves fill better */
     SHAPE(3072, 3072, 3072, 132, 120, 2, 192); /* 288 tiles of 256: 2.18 waves; 384 of 192: 2.91 */
+    SHAPE(5120, 5120, 5120, 132, 120, 2, 224); /* 800 tiles of 256: 7 rounds, 6.06 full; 920 of 224: 6.97 */
     SHAPE(4096, 4096, 4096, 132, 120, 2, 256);
     SHAPE(8192, 8192, 8192, 132, 120, 2, 256);
     SHAPE(6144, 6144, 6144, 132, 120, 2, 256); /* both fill 0.97 */
     SHAPE(2305, 2100, 4096, 132, 120, 2, 192);
     /* rows off it: fours where the copies' time and the rounds allow */
-    SHAPE(3000, 3000, 3000, 132, 120, 4, 256);
+    SHAPE(3000, 3000, 3000, 132, 120, 4, 224); /* 84 units on 28 of 30 clusters: 3 rounds, as 72 of 256 */
     SHAPE(5000, 5000, 5000, 132, 120, 4, 256);
-    SHAPE(4000, 4000, 5000, 132, 120, 4, 256); /* 5 rounds in fours, 4 in twos: the copies decide */
+    SHAPE(4000, 4000, 5000, 132, 120, 4, 224); /* 4 rounds in twos, 5 in fours: the copies decide */
     SHAPE(4096, 4096, 130, 132, 120, 2, 256);  /* the same, but 3 k-tiles: the tile changes decide */
     SHAPE(4096, 4096, 4000, 132, 120, 2, 256); /* 1.5 requests a row: 5 rounds in fours, 4 in twos */
-    SHAPE(2000, 6000, 3000, 132, 120, 2, 256); /* 3 rounds in twos, 4 in fours */
     SHAPE(3000, 3000, 3000, 132, 0, 2, 192);   /* no cluster of four (C's rows not 16-byte multiples) */
     SHAPE(3000, 3000, 3000, 0, 0, 2, 256);     /* no cluster fits: the rung skips */
-    /* the GPU test's sizes for each kernel */
+    /* the GPU tests' sizes for each kernel */
     SHAPE(2305, 2100, 130, 132, 120, 4, 192);
     SHAPE(1097, 2508, 130, 132, 120, 4, 256);
-    SHAPE(2200, 4700, 200, 132, 120, 2, 256);
+    SHAPE(1048, 2048, 133, 132, 120, 4, 224);
+    SHAPE(2200, 4700, 200, 132, 120, 2, 224);
+    SHAPE(1400, 5380, 72, 132, 120, 2, 256);
+    SHAPE(1048, 2499, 66, 132, 0, 2, 224);
 #undef SHAPE
 }
 

@@ -37,6 +37,8 @@ __device__ __forceinline__ void wgmma_k_tile(float (&acc)[BN / 2], uint32_t a_ro
         uint64_t b_desc = wgmma_descriptor_sw128(b_rows + 32 * step);
         if constexpr (BN == 256)
             wgmma_m64n256k16_bf16(acc, a_desc, b_desc);
+        else if constexpr (BN == 224)
+            wgmma_m64n224k16_bf16(acc, a_desc, b_desc);
         else if constexpr (BN == 192)
             wgmma_m64n192k16_bf16(acc, a_desc, b_desc);
         else if constexpr (BN == 128)
