@@ -349,8 +349,17 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
     if (s->maps_encoded && hgemm_swap_ab_width(p->m)) {
         int khz;
         CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device));
+        double dram_bytes_per_clock = dram_gbps / (khz / 1e6);
         p->swap_ab_cluster = hgemm_swap_ab_cluster(p->m, p->n, p->k, p->ld, s->sms, stream_bytes, p->cluster4_blocks,
-                                                   dram_gbps / (khz / 1e6));
+                                                   dram_bytes_per_clock);
+        int across = hgemm_swap_ab_across(p->m, p->n, p->k, p->ld, s->sms, stream_bytes, p->cluster4_blocks,
+                                          dram_bytes_per_clock);
+        if (across) {
+            p->swap_ab_rows = 64;
+            p->swap_ab_tile_width = across;
+            p->swap_ab_splits = 1;
+            p->swap_ab_cluster = 4;
+        }
         /* in clusters, A's map brings a block's share of the tile */
         if (p->swap_ab_cluster > 1)
             s->maps_encoded =

@@ -55,7 +55,8 @@ typedef struct hgemm_problem {
      * neither splits. */
     float *partials;
     int split_k, swap_ab_splits;
-    /* hgemm_swap_ab_rows, hgemm_swap_ab_tile_width, hgemm_swap_ab_cluster */
+    /* hgemm_swap_ab_rows, hgemm_swap_ab_tile_width, hgemm_swap_ab_cluster, or
+     * 64, hgemm_swap_ab_across and 4 */
     int swap_ab_rows, swap_ab_tile_width, swap_ab_cluster;
     /* Blocks of persistent_multicast resident at once, in clusters of two
      * and of four (hgemm_cluster_blocks; swap_ab's clusters of four take
@@ -325,6 +326,47 @@ static inline int hgemm_swap_ab_cluster(int m, int n, int k, int ld, int sms, do
     double ones = fmax((rows + cols) * per_row, dram);
     double fours = fmax((rows + hgemm_cluster_share(cols, 4)) * per_row, dram);
     return fours < 0.8 * ones ? 4 : 1;
+}
+
+/* swap_ab's 64-row tiles across all of A's rows, for M from 129 to 256:
+ * one tile 192 or 256 wide (wgmma's N; the least that holds M), one
+ * consumer warpgroup, in clusters of four that share A's tile. The rules
+ * above take two tiles across A's rows there (or 128- and 192-row tiles
+ * two across), so each k-tile of B is sent twice: 160 x 5000 x 3000 ran
+ * 0.73 of cuBLAS in fours of 128 x 80 tiles. Where rows are off the
+ * 128-byte grid the copies set the pace, and a block of these tiles sends
+ * 64 rows of B and a quarter of A's, not 128 and a quarter of half: 104
+ * box rows against 152 there. Taken where their blocks fit at once in
+ * clusters of four (`slots4`) and their clocks (each k-tile the longest of
+ * copies, multiply and DRAM's delivery of B, as hgemm_swap_ab_cluster
+ * counts them) are under 0.78 of the other tiles' (their rounds, slices
+ * and clusters). H100, against those tiles: gains where the estimate
+ * gave 0.68-0.75 (160 x 5000 x 3000: 0.88 of cuBLAS against 0.73; 177 x
+ * 6000 x 3000: 1.06 against 0.89), level at 0.80 (250 x 5000 x 3000),
+ * slower at 0.87 (129 x 4096 x 4000, where the multiply is the longer).
+ * The estimate leaves out that each block receives all of A's tile: 40 KB
+ * a k-tile at 250 rows, where 128-row tiles receive 32 KB. Returns the
+ * width, or 0. */
+static inline int hgemm_swap_ab_across(int m, int n, int k, int ld, int sms, double stream_bytes, int slots4,
+                                       double dram_bytes_per_clock)
+{
+    if (hgemm_swap_ab_width(m) <= 128 || slots4 < 4 || hgemm_box_row_requests(ld) == 1) return 0;
+    if ((n + 63) / 64 > slots4 / 4 * 4) return 0;
+    int width = m <= 192 ? 192 : 256, k_tiles = (k + 63) / 64;
+    double per_row = hgemm_box_row_requests(ld) / HGEMM_COPY_REQUESTS_PER_CLOCK;
+    double dram = n * 128.0 / dram_bytes_per_clock;
+    double across = k_tiles * fmax(fmax((64 + hgemm_cluster_share(m, 4)) * per_row, 64.0 * width * 64 / 2048), dram);
+    /* the tiles the rules above give */
+    int rows = hgemm_swap_ab_rows(m, n, sms), tile_width = hgemm_swap_ab_tile_width(m, n, sms);
+    int cols = hgemm_swap_ab_tile_cols(m, tile_width), splits = hgemm_swap_ab_splits(m, n, k, sms, stream_bytes);
+    int cluster = hgemm_swap_ab_cluster(m, n, k, ld, sms, stream_bytes, slots4, dram_bytes_per_clock);
+    long long tiles_b = (n + rows - 1) / rows, tiles_a = (m + cols - 1) / cols;
+    long long blocks = (tiles_b + cluster - 1) / cluster * cluster * tiles_a * splits;
+    long long slots = cluster == 4 ? slots4 : sms, rounds = (blocks + slots - 1) / slots;
+    double copies = (rows + (cluster == 4 ? hgemm_cluster_share(cols, 4) : cols)) * per_row;
+    double block = rounds * (double)((k_tiles + splits - 1) / splits) * fmax(copies, rows * tile_width * 64.0 / 2048);
+    double others = fmax(block, k_tiles * dram);
+    return across < 0.78 * others ? width : 0;
 }
 
 /* The clusters a persistent launch takes to walk `units` units on

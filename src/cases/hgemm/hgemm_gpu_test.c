@@ -51,7 +51,12 @@ int main(void)
                            /* swap_ab in clusters of four (rows off the grid; on an
                             * H100): 64-row tiles 64 and 128 wide in 2 slices,
                             * 128-row tiles 64 and 256 wide, 192-row tiles */
-                           "31x200x493", "66x200x493", "52x8537x66", "129x12844x66", "157x8537x66"};
+                           "31x200x493", "66x200x493", "52x8537x66", "129x12844x66", "157x8537x66",
+                           /* and in 64-row tiles across A's rows, 192 wide (8
+                            * k-tiles: the 7-stage ring wraps) and 256 wide (7
+                            * k-tiles, 5 stages; the last tile 25 rows, the last
+                            * cluster 2 blocks past N) */
+                           "160x4000x66", "177x4999x493", "209x7001x403"};
     int ran = 0;
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
         void *state = create_case_or_die(&hgemm_case, sizes[i]);

@@ -163,7 +163,7 @@ extern "C" void hgemm_persistent(const hgemm_problem *p, cudaStream_t stream)
  * stacked in M (tile rows 2u and 2u + 1 of one tile column), that share
  * their B tile: each brings 128 of its 256 rows into both by TMA multicast,
  * so a block reads 32 KB from L2 a k-tile where it read 48 KB; the grouped
- * order now walks these pairs (groups of 4, 8 tile rows as before).
+ * order now walks these pairs (groups of WS_GROUP_M / 2 pairs).
  * Consumers free a stage in both blocks (the empty barriers count 16
  * arrivals). The same step as sgemm's tf32_wgmma_multicast, which shares A.
  * Measured (H200, ratio to cuBLAS BF16, 4096^3 / 8192^3 / 6144^3, two runs

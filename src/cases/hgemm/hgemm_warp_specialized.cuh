@@ -170,7 +170,7 @@ __device__ __forceinline__ void wgmma_store_through_tma(const CUtensorMap &c_map
  * third (wgmma reads A and B from shared memory; at 128 x 128 that traffic
  * nears the 128 bytes per clock an SM reads), 4 stages of 48 KB.
  * Rung 9 (PERSISTENT): one block per SM walks the tiles (the swizzled
- * order of sgemm, groups of GROUP_M tile rows, so that the 132 tiles in
+ * order of sgemm, groups of WS_GROUP_M tile rows, so that the 132 tiles in
  * flight share A and B panels in L2); the producer runs ahead into the
  * next tile while the consumers store this one: the epilogue and the
  * pipeline's fill overlap the next tile's loads, and no block launches or
@@ -200,7 +200,17 @@ __device__ __forceinline__ int k_slice_begin(int slice, int k_tiles, int slices)
     return (int)((long long)slice * k_tiles / slices);
 }
 
-constexpr int WS_PRODUCER_REGISTERS = 40, WS_GROUP_M = 8;
+/* The persistent rungs walk groups of WS_GROUP_M tile rows (in clusters,
+ * WS_GROUP_M / CLUSTER units). 16, where 8 were first: a round of
+ * persistent_multicast's 64 clusters at 4096^3 then spans 8 units by 8,
+ * not 4 by all 16 columns: half of A and half of B, where it read a
+ * quarter of A and all of B. H100, one call, two rounds (time at 4096^3 / 8192^3 / 6144^3):
+ * persistent_multicast 188.0, 187.5 / 1427.0, 1430.0 / 607.2, 608.8 us
+ * against 189.0, 190.0 / 1442.4, 1443.6 / 614.8, 615.0; persistent level to
+ * 0.5% faster; level at 3072^3 and 3000^3, 355 against 358 us at 5120^3.
+ * Groups of 32 tile rows (an earlier call, beside 16): level at 4096^3,
+ * 585.6, 588.0 against 581.9, 583.4 us at 6144^3. */
+constexpr int WS_PRODUCER_REGISTERS = 40, WS_GROUP_M = 16;
 
 /* A block tile of 64 x CONSUMERS rows by BN, a consumer warpgroup each 64
  * rows, beside the producer's warpgroup; each consumer takes the registers
