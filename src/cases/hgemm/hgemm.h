@@ -328,8 +328,8 @@ static inline int hgemm_swap_ab_cluster(int m, int n, int k, int ld, int sms, do
     return fours < 0.8 * ones ? 4 : 1;
 }
 
-/* swap_ab's 64-row tiles across all of A's rows, for M from 129 to 256:
- * one tile 192 or 256 wide (wgmma's N; the least that holds M), one
+/* swap_ab's 64-row tiles across all of A's rows, for M from 129 to 224:
+ * one tile 192 or 224 wide (wgmma's N; the least that holds M), one
  * consumer warpgroup, in clusters of four that share A's tile. The rules
  * above take two tiles across A's rows there (or 128- and 192-row tiles
  * two across), so each k-tile of B is sent twice: 160 x 5000 x 3000 ran
@@ -345,14 +345,15 @@ static inline int hgemm_swap_ab_cluster(int m, int n, int k, int ld, int sms, do
  * 6000 x 3000: 1.06 against 0.89), level at 0.80 (250 x 5000 x 3000),
  * slower at 0.87 (129 x 4096 x 4000, where the multiply is the longer).
  * The estimate leaves out that each block receives all of A's tile: 40 KB
- * a k-tile at 250 rows, where 128-row tiles receive 32 KB. Returns the
- * width, or 0. */
+ * a k-tile at 250 rows, where 128-row tiles receive 32 KB. Past 224 rows a
+ * block's share is 64 and the estimate 0.80 at best: none taken there.
+ * Returns the width, or 0. */
 static inline int hgemm_swap_ab_across(int m, int n, int k, int ld, int sms, double stream_bytes, int slots4,
                                        double dram_bytes_per_clock)
 {
-    if (hgemm_swap_ab_width(m) <= 128 || slots4 < 4 || hgemm_box_row_requests(ld) == 1) return 0;
+    if (m <= 128 || m > 224 || slots4 < 4 || hgemm_box_row_requests(ld) == 1) return 0;
     if ((n + 63) / 64 > slots4 / 4 * 4) return 0;
-    int width = m <= 192 ? 192 : 256, k_tiles = (k + 63) / 64;
+    int width = m <= 192 ? 192 : 224, k_tiles = (k + 63) / 64;
     double per_row = hgemm_box_row_requests(ld) / HGEMM_COPY_REQUESTS_PER_CLOCK;
     double dram = n * 128.0 / dram_bytes_per_clock;
     double across = k_tiles * fmax(fmax((64 + hgemm_cluster_share(m, 4)) * per_row, 64.0 * width * 64 / 2048), dram);

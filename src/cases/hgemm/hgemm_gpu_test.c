@@ -53,8 +53,8 @@ int main(void)
                             * 128-row tiles 64 and 256 wide, 192-row tiles */
                            "31x200x493", "66x200x493", "52x8537x66", "129x12844x66", "157x8537x66",
                            /* and in 64-row tiles across A's rows, 192 wide (8
-                            * k-tiles: the 7-stage ring wraps) and 256 wide (7
-                            * k-tiles, 5 stages; the last tile 25 rows, the last
+                            * k-tiles: the 7-stage ring wraps) and 224 wide (7
+                            * k-tiles, 6 stages; the last tile 25 rows, the last
                             * cluster 2 blocks past N) */
                            "160x4000x66", "177x4999x493", "209x7001x403"};
     int ran = 0;

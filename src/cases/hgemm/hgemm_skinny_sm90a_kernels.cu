@@ -294,13 +294,14 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  *                       0.922 against 0.911 / 0.918
  * Where rows are on the grid the rule keeps ones: whole-line requests go
  * faster than the rate above, and clusters lost there (the tries above).
- * Then, for M from 129 to 256 with rows off the grid, 64-row tiles across
- * all of A's rows (one tile 192 or 256 wide, one consumer warpgroup, 7 or
- * 5 stages), in clusters of four sharing A's tile (hgemm_swap_ab_across):
+ * Then, for M from 129 to 224 with rows off the grid, 64-row tiles across
+ * all of A's rows (one tile 192 or 224 wide, one consumer warpgroup, 7 or
+ * 6 stages), in clusters of four sharing A's tile (hgemm_swap_ab_across):
  * the 128-row tiles two across A's rows sent each k-tile of B twice, and
  * a block of these sends 64 rows of B and a quarter of A's (104 box rows
  * at M = 160, where it sent 128 and a quarter of 80: 152). H100, two
- * calls, two rounds each, against the build before:
+ * calls, two rounds each, against the build before (past 192 rows these
+ * were 256 wide then, 5 stages):
  *   160 x 5000 x 3000   0.885 / 0.880 against 0.731 / 0.734 (21.6 against
  *                       26.0 us; 0.882 against 0.731 in the second call)
  *   177 x 6000 x 3000   1.065 / 1.061 against 0.888 / 0.887
@@ -310,11 +311,22 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  *   193 x 7000 x 3000   0.761 / 0.760 against 0.628 / 0.634
  * and not kept where the estimate was closer (hgemm_swap_ab_across's
  * 0.78): 250 x 5000 x 3000 27.4 against 27.3 us, 256 x 5000 x 3000 level,
- * 129 x 4096 x 4000 23.7 against 23.0 us. */
+ * 129 x 4096 x 4000 23.7 against 23.0 us. Then 224 wide in place of 256
+ * (6 stages, not 5; a third call, two rounds): 30.1, 30.0 against 30.8,
+ * 30.5 us at 193 x 7000 x 3000; 24.1, 24.0 against 24.8, 24.8 at 200 x
+ * 5000 x 3000; 24.2, 24.3 against 25.4, 25.2 at 224 x 5000 x 3000; but
+ * 27.8, 27.9 against 27.3, 27.2 at 210 x 6000 x 3000. Nsight Compute at
+ * 193 x 7000 x 3000 (H100, clocks free: 28.3 us at 1.83 GHz) counts 279
+ * L2 requests a block a k-tile, as hgemm_box_row_requests gives, but at
+ * 0.28 a clock, not 0.44: the busiest SM is active 47.6K cycles, about
+ * 1000 a k-tile. What fills them is what the SM receives: 233.5 MB over
+ * the crossbar, 44 KB a block a k-tile (64 rows of B and all 224 of A's
+ * tile, each 128-byte row off the grid 5 sectors), 44 bytes a clock; 51 at
+ * 160 x 5000 x 3000 (35 KB a k-tile, 690 cycles). */
 constexpr int SWAP_64_STAGES = 8, SWAP_TALL_STAGES = 5;
 /* 64-row tiles across all of A's rows (hgemm_swap_ab_across): stages of
- * 8 KB of B and 24 or 32 KB of A's rows */
-constexpr int SWAP_ACROSS_192_STAGES = 7, SWAP_ACROSS_256_STAGES = 5;
+ * 8 KB of B and 24 or 28 KB of A's rows */
+constexpr int SWAP_ACROSS_192_STAGES = 7, SWAP_ACROSS_224_STAGES = 6;
 
 template <int WIDTH, int STAGES, int CONSUMERS, int CLUSTER>
 static void launch_swap_ab(const hgemm_problem *p, cudaStream_t stream)
@@ -358,11 +370,11 @@ extern "C" void hgemm_swap_ab(const hgemm_problem *p, cudaStream_t stream)
     case 192: /* across A's rows, in clusters of four only */
         launch_swap_ab<192, SWAP_ACROSS_192_STAGES, 1, 4>(p, stream);
         break;
-    default:
-        if (short_rows) /* across A's rows, in clusters of four only */
-            launch_swap_ab<256, SWAP_ACROSS_256_STAGES, 1, 4>(p, stream);
-        else
-            launch_swap_ab<256, WS_256_STAGES, 2>(p, stream);
+    case 224:
+        launch_swap_ab<224, SWAP_ACROSS_224_STAGES, 1, 4>(p, stream);
+        break;
+    default: /* 128-row tiles */
+        launch_swap_ab<256, WS_256_STAGES, 2>(p, stream);
     }
 }
 
@@ -416,7 +428,7 @@ size_t hgemm_skinny_shared_bytes(hgemm_launcher *rung)
                          ws_shape<128, HGEMM_SWAP_SHORT_STAGES(128), 1>::SHARED_BYTES,
                          ws_shape<128, SWAP_TALL_STAGES, 3>::SHARED_BYTES,
                          ws_shape<192, SWAP_ACROSS_192_STAGES, 1>::SHARED_BYTES,
-                         ws_shape<256, SWAP_ACROSS_256_STAGES, 1>::SHARED_BYTES});
+                         ws_shape<224, SWAP_ACROSS_224_STAGES, 1>::SHARED_BYTES});
     if (rung == hgemm_narrow_tiles) return ws_shape<NARROW_BN, NARROW_STAGES>::SHARED_BYTES;
     return 0;
 }

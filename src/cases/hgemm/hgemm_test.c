@@ -293,9 +293,10 @@ static void test_swap_ab_across(void)
 #define ACROSS_H100(m, n, k, slots4) \
     hgemm_swap_ab_across(m, n, k, hgemm_ld(k), 132, hgemm_stream_bytes(3352.32), slots4, 3352.32 / 1.98)
     EXPECT(ACROSS_H100(160, 5000, 3000, 120) == 192); /* 104 box rows a block against 152 */
-    EXPECT(ACROSS_H100(192, 5000, 3000, 120) == 192 && ACROSS_H100(193, 5000, 3000, 120) == 256);
-    EXPECT(ACROSS_H100(200, 5000, 3000, 120) == 256); /* 120 against 160: 0.75 */
-    EXPECT(ACROSS_H100(250, 5000, 3000, 120) == 0);   /* 128 against 160: 0.80, measured level */
+    EXPECT(ACROSS_H100(192, 5000, 3000, 120) == 192 && ACROSS_H100(193, 5000, 3000, 120) == 224);
+    EXPECT(ACROSS_H100(200, 5000, 3000, 120) == 224); /* 120 against 160: 0.75 */
+    EXPECT(ACROSS_H100(224, 5000, 3000, 120) == 224 && ACROSS_H100(225, 5000, 3000, 120) == 0);
+    EXPECT(ACROSS_H100(250, 5000, 3000, 120) == 0);   /* past 224 rows (128 against 160: 0.80, measured level) */
     EXPECT(ACROSS_H100(129, 4096, 4000, 120) == 0);   /* multiply-bound, 0.87 of ones: measured slower */
     EXPECT(ACROSS_H100(129, 2500, 3000, 120) == 0);   /* 64-row tiles two across already: 88 rows against 104 */
     EXPECT(ACROSS_H100(77, 5000, 3000, 120) == 0);    /* one tile across already */
@@ -305,7 +306,7 @@ static void test_swap_ab_across(void)
     EXPECT(ACROSS_H100(300, 5000, 3000, 120) == 0);   /* not swap_ab's shape */
     /* the GPU test's sizes */
     EXPECT(ACROSS_H100(160, 4000, 66, 120) == 192 && ACROSS_H100(177, 4999, 493, 120) == 192);
-    EXPECT(ACROSS_H100(209, 7001, 403, 120) == 256);
+    EXPECT(ACROSS_H100(209, 7001, 403, 120) == 224);
     EXPECT(ACROSS_H100(157, 8537, 66, 120) == 0 && ACROSS_H100(129, 12844, 66, 120) == 0);
 #undef ACROSS_H100
 }
