@@ -360,6 +360,9 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
             p->swap_ab_splits = 1;
             p->swap_ab_cluster = 4;
         }
+        p->swap_ab_tile_width =
+            hgemm_swap_ab_cluster_width(p->swap_ab_tile_width, p->swap_ab_rows,
+                                        hgemm_swap_ab_tile_cols(p->m, p->swap_ab_tile_width), p->swap_ab_cluster);
         /* in clusters, A's map brings a block's share of the tile */
         if (p->swap_ab_cluster > 1)
             s->maps_encoded =

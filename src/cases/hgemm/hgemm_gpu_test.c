@@ -49,9 +49,13 @@ int main(void)
                             * M) by 10 columns, the last 204 and 32 wide */
                            "1097x2508x130", "1048x2048x133",
                            /* swap_ab in clusters of four (rows off the grid; on an
-                            * H100): 64-row tiles 64 and 128 wide in 2 slices,
-                            * 128-row tiles 64 and 256 wide, 192-row tiles */
+                            * H100): 64-row tiles 64 and 96 wide in 2 slices,
+                            * 128-row tiles 64 and 256 wide, 192-row tiles (and
+                            * 100x300x129 above: 64-row tiles 128 wide); 96 wide,
+                            * two tiles across A's rows, 13 k-tiles through the
+                            * 11-stage ring */
                            "31x200x493", "66x200x493", "52x8537x66", "129x12844x66", "157x8537x66",
+                           "150x2500x771",
                            /* and in 64-row tiles across A's rows, 192 wide (8
                             * k-tiles: the 7-stage ring wraps) and 224 wide (7
                             * k-tiles, 6 stages; the last tile 25 rows, the last

@@ -322,7 +322,17 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  * 1000 a k-tile. What fills them is what the SM receives: 233.5 MB over
  * the crossbar, 44 KB a block a k-tile (64 rows of B and all 224 of A's
  * tile, each 128-byte row off the grid 5 sectors), 44 bytes a clock; 51 at
- * 160 x 5000 x 3000 (35 KB a k-tile, 690 cycles). */
+ * 160 x 5000 x 3000 (35 KB a k-tile, 690 cycles).
+ * Then 64-row tiles 96 wide (wgmma m64n96k16, 11 stages of 20 KB) where
+ * 128-wide ones in clusters of four hold 96 rows of A or fewer
+ * (hgemm_swap_ab_cluster_width; cuBLAS runs 64 x 80 there, 11 stages).
+ * H100, one call, two rounds against the 128-wide tiles (9 stages):
+ * 19.0, 18.9 against 19.3, 19.3 us at 77 x 5000 x 3000 (0.875 of cuBLAS);
+ * 18.7, 18.5 against 19.3, 19.3 at 96 x 5000 x 3000; 17.4, 17.3 against
+ * 17.8, 17.7 at 66 x 4000 x 3000; 23.8, 23.6 against 24.0, 24.0 at 80 x
+ * 7000 x 3000; level at 129 x 2500 x 3000 and 150 x 3000 x 3000 (two tiles
+ * across A); 18.0, 17.8 against 17.7, 17.7 at 88 x 3001 x 3000. The
+ * deeper ring is not what cuBLAS's lead there is made of. */
 constexpr int SWAP_64_STAGES = 8, SWAP_TALL_STAGES = 5;
 /* 64-row tiles across all of A's rows (hgemm_swap_ab_across): stages of
  * 8 KB of B and 24 or 28 KB of A's rows */
@@ -366,6 +376,9 @@ extern "C" void hgemm_swap_ab(const hgemm_problem *p, cudaStream_t stream)
             launch_swap_ab<128, SWAP_TALL_STAGES, 3>(p, stream);
         else
             launch_swap_ab<128, WS_128_STAGES, 2>(p, stream);
+        break;
+    case 96: /* 64-row tiles in clusters of four only */
+        launch_swap_ab<96, HGEMM_SWAP_SHORT_STAGES(96), 1, 4>(p, stream);
         break;
     case 192: /* across A's rows, in clusters of four only */
         launch_swap_ab<192, SWAP_ACROSS_192_STAGES, 1, 4>(p, stream);
@@ -425,6 +438,7 @@ size_t hgemm_skinny_shared_bytes(hgemm_launcher *rung)
         return std::max({ws_shape<64, SWAP_64_STAGES>::SHARED_BYTES, ws_shape<128, WS_128_STAGES>::SHARED_BYTES,
                          ws_shape<256, WS_256_STAGES>::SHARED_BYTES,
                          ws_shape<64, HGEMM_SWAP_SHORT_STAGES(64), 1>::SHARED_BYTES,
+                         ws_shape<96, HGEMM_SWAP_SHORT_STAGES(96), 1>::SHARED_BYTES,
                          ws_shape<128, HGEMM_SWAP_SHORT_STAGES(128), 1>::SHARED_BYTES,
                          ws_shape<128, SWAP_TALL_STAGES, 3>::SHARED_BYTES,
                          ws_shape<192, SWAP_ACROSS_192_STAGES, 1>::SHARED_BYTES,

@@ -309,6 +309,13 @@ static void test_swap_ab_across(void)
     EXPECT(ACROSS_H100(209, 7001, 403, 120) == 224);
     EXPECT(ACROSS_H100(157, 8537, 66, 120) == 0 && ACROSS_H100(129, 12844, 66, 120) == 0);
 #undef ACROSS_H100
+    /* 64-row tiles 128 wide in clusters of four: 96 wide where the shares fill no more */
+    EXPECT(hgemm_swap_ab_cluster_width(128, 64, 77, 4) == 96);  /* shares of 24 */
+    EXPECT(hgemm_swap_ab_cluster_width(128, 64, 65, 4) == 96 && hgemm_swap_ab_cluster_width(128, 64, 96, 4) == 96);
+    EXPECT(hgemm_swap_ab_cluster_width(128, 64, 97, 4) == 128); /* shares of 32 */
+    EXPECT(hgemm_swap_ab_cluster_width(128, 64, 77, 1) == 128); /* no cluster */
+    EXPECT(hgemm_swap_ab_cluster_width(128, 128, 77, 4) == 128 && hgemm_swap_ab_cluster_width(64, 64, 40, 4) == 64);
+    EXPECT(hgemm_swap_ab_cluster_width(192, 64, 160, 4) == 192); /* across A's rows */
 }
 
 /* The balanced grid: the same rounds, the fewest clusters. */

@@ -43,6 +43,8 @@ __device__ __forceinline__ void wgmma_k_tile(float (&acc)[BN / 2], uint32_t a_ro
             wgmma_m64n192k16_bf16(acc, a_desc, b_desc);
         else if constexpr (BN == 128)
             wgmma_m64n128k16_bf16(acc, a_desc, b_desc);
+        else if constexpr (BN == 96)
+            wgmma_m64n96k16_bf16(acc, a_desc, b_desc);
         else if constexpr (BN == 80)
             wgmma_m64n80k16_bf16(acc, a_desc, b_desc);
         else
