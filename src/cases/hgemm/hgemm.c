@@ -103,6 +103,7 @@ static int encode_map(CUtensorMap *map, const uint16_t *matrix, int rows, int k,
 int hgemm_encode_tensor_maps(hgemm_problem *p, char *err, size_t err_len)
 {
     if (encode_map(&p->a_rows128, p->a, p->m, p->k, p->ld, 128, err, err_len) ||
+        encode_map(&p->b_rows32, p->b, p->n, p->k, p->ld, 32, err, err_len) ||
         encode_map(&p->b_rows40, p->b, p->n, p->k, p->ld, 40, err, err_len) ||
         encode_map(&p->b_rows48, p->b, p->n, p->k, p->ld, 48, err, err_len) ||
         encode_map(&p->b_rows56, p->b, p->n, p->k, p->ld, 56, err, err_len) ||
@@ -343,6 +344,7 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
     if (s->maps_encoded) {
         p->cluster_blocks = hgemm_cluster_blocks(p, 2);
         p->cluster4_blocks = hgemm_cluster_blocks(p, 4);
+        p->cluster8_blocks = hgemm_swap_ab_pair_blocks(p);
     }
     p->multicast = hgemm_multicast_shape_for(p->m, p->n, p->k, p->ld, p->cluster_blocks,
                                              p->c_map_encoded ? p->cluster4_blocks : 0);
@@ -363,11 +365,16 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
         p->swap_ab_tile_width =
             hgemm_swap_ab_cluster_width(p->swap_ab_tile_width, p->swap_ab_rows,
                                         hgemm_swap_ab_tile_cols(p->m, p->swap_ab_tile_width), p->swap_ab_cluster);
-        /* in clusters, A's map brings a block's share of the tile */
+        if (hgemm_swap_ab_pairs(p->m, p->n, p->ld, p->swap_ab_rows, p->swap_ab_tile_width, p->swap_ab_splits,
+                                p->swap_ab_cluster, p->cluster8_blocks, dram_bytes_per_clock))
+            p->swap_ab_cluster = 8;
+        /* in clusters, A's map brings a block's share of the tile (a
+         * quarter in clusters of eight: four along B's rows) */
         if (p->swap_ab_cluster > 1)
             s->maps_encoded =
                 encode_map(&p->a_rows_swap, p->a, p->m, p->k, p->ld,
-                           hgemm_cluster_share(hgemm_swap_ab_tile_cols(p->m, p->swap_ab_tile_width), p->swap_ab_cluster),
+                           hgemm_cluster_share(hgemm_swap_ab_tile_cols(p->m, p->swap_ab_tile_width),
+                                               p->swap_ab_cluster > 4 ? 4 : p->swap_ab_cluster),
                            s->maps_error, sizeof s->maps_error) == 0;
     }
 #endif

@@ -42,8 +42,8 @@ typedef struct hgemm_problem {
      * of its hgemm_cluster_share (unset
      * past HGEMM_SWAP_AB_MAX_M); each box 64 elements (128 bytes) of K,
      * 128-byte swizzle, zeros outside the matrix. */
-    CUtensorMap a_rows128, b_rows40, b_rows48, b_rows56, b_rows64, b_rows96, b_rows112, b_rows128, b_rows192,
-        b_rows256, a_rows_swap;
+    CUtensorMap a_rows128, b_rows32, b_rows40, b_rows48, b_rows56, b_rows64, b_rows96, b_rows112, b_rows128,
+        b_rows192, b_rows256, a_rows_swap;
     /* C (FP32) in boxes of 32 columns (128 bytes, 128-byte swizzle) by 64
      * rows, for the epilogue of TMA stores; encoded (c_map_encoded) where
      * C's rows are a multiple of 16 bytes long (n % 4 == 0). */
@@ -64,6 +64,9 @@ typedef struct hgemm_problem {
      * the latter too); 0 where no such cluster fits. Its shape
      * (hgemm_multicast_shape_for; fours only with C's tensor map). */
     int cluster_blocks, cluster4_blocks;
+    /* swap_ab's blocks resident at once in clusters of eight
+     * (hgemm_swap_ab_pair_blocks) */
+    int cluster8_blocks;
     hgemm_multicast_shape multicast;
 } hgemm_problem;
 
@@ -92,6 +95,7 @@ hgemm_launcher hgemm_split_k;
 hgemm_launcher hgemm_swap_ab; /* m <= HGEMM_SWAP_AB_MAX_M */
 hgemm_launcher hgemm_narrow_tiles; /* 128 < m <= HGEMM_SWAP_AB_MAX_M */
 int hgemm_cluster_blocks(const hgemm_problem *problem, int cluster);
+int hgemm_swap_ab_pair_blocks(const hgemm_problem *problem);
 
 /* Fill the problem's tensor maps through the driver's cuTensorMapEncodeTiled
  * (found with cudaGetDriverEntryPointByVersion: no -lcuda). Returns 0, or
@@ -380,6 +384,33 @@ static inline int hgemm_swap_ab_across(int m, int n, int k, int ld, int sms, dou
 static inline int hgemm_swap_ab_cluster_width(int width, int rows, int cols, int cluster)
 {
     return cluster == 4 && rows == 64 && width == 128 && 4 * hgemm_cluster_share(cols, 4) <= 96 ? 96 : width;
+}
+
+/* swap_ab's clusters of eight: where its tiles go in clusters of four and
+ * A's rows take two tiles, the two tiles of B's rows side by side join one
+ * cluster (four along B's rows sharing A's tile, two along A's sharing B's),
+ * each block bringing half of its B tile and a quarter of its A tile:
+ * cuBLAS's nvjet 64x80 4x2 at 150 x 3000 x 3000 (H100), 52 box rows a
+ * block a k-tile where our fours sent 88. Taken where their blocks fit at
+ * once (`slots8`) and a k-tile's longest of copies, multiply and DRAM
+ * (as hgemm_swap_ab_cluster counts them) is under 0.7 of the fours': eight
+ * blocks wait for one another at every stage. H100, against the fours:
+ * 16.5 against 21.9 us at 150 x 3000 x 3000 (estimate 0.64), 25.3 against
+ * 27.3 at 250 x 5000 x 3000 (0.63), but 20.1 against 19.7 at 250 x 5000 x
+ * 2000 (0.80: 1.75 requests a row, and the multiply the longer). 1 where
+ * taken, else 0. */
+static inline int hgemm_swap_ab_pairs(int m, int n, int ld, int rows, int width, int splits, int cluster, int slots8,
+                                      double dram_bytes_per_clock)
+{
+    if (cluster != 4 || slots8 < 8) return 0;
+    int cols = hgemm_swap_ab_tile_cols(m, width);
+    if ((m + cols - 1) / cols != 2) return 0;
+    long long blocks = ((long long)(n + rows - 1) / rows + 3) / 4 * 4 * 2 * splits;
+    if (blocks > slots8) return 0;
+    double per_row = hgemm_box_row_requests(ld) / HGEMM_COPY_REQUESTS_PER_CLOCK;
+    double rest = fmax(rows * width * 64.0 / 2048, n * 128.0 / dram_bytes_per_clock);
+    int share = hgemm_cluster_share(cols, 4);
+    return fmax((rows / 2 + share) * per_row, rest) < 0.7 * fmax((rows + share) * per_row, rest);
 }
 
 /* The clusters a persistent launch takes to walk `units` units on

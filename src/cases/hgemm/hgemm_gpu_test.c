@@ -56,6 +56,10 @@ int main(void)
                             * 11-stage ring */
                            "31x200x493", "66x200x493", "52x8537x66", "129x12844x66", "157x8537x66",
                            "150x2500x771",
+                           /* in clusters of eight (A's rows in two tiles): 64-row
+                            * tiles 128 wide, the last cluster a block past N;
+                            * 128-row tiles */
+                           "201x2999x130", "250x5001x130",
                            /* and in 64-row tiles across A's rows, 192 wide (8
                             * k-tiles: the 7-stage ring wraps) and 224 wide (7
                             * k-tiles, 6 stages; the last tile 25 rows, the last

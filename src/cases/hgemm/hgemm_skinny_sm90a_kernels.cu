@@ -332,31 +332,69 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  * 17.8, 17.7 at 66 x 4000 x 3000; 23.8, 23.6 against 24.0, 24.0 at 80 x
  * 7000 x 3000; level at 129 x 2500 x 3000 and 150 x 3000 x 3000 (two tiles
  * across A); 18.0, 17.8 against 17.7, 17.7 at 88 x 3001 x 3000. The
- * deeper ring is not what cuBLAS's lead there is made of. */
+ * deeper ring is not what cuBLAS's lead there is made of.
+ * Then clusters of eight where A's rows take two tiles (hgemm_swap_ab_pairs;
+ * cuBLAS's nvjet 64x80 4x2 at 150 x 3000 x 3000): the kernel's PAIR = 2,
+ * two tile columns a unit, four blocks along B's rows sharing A's tile and
+ * two along A's rows sharing B's, each block bringing half its B tile
+ * (b_rows32, 64 or 96) and a quarter of its A tile, its consumers releasing
+ * each stage to all eight. H100, two calls, against the fours: 16.5, 16.8,
+ * 17.0 against 21.9, 22.0, 21.8 us at 150 x 3000 x 3000 (0.85-0.87 of
+ * cuBLAS, from 0.67); 25.3, 25.2, 25.2 against 27.2, 27.4, 27.4 at 250 x
+ * 5000 x 3000 (0.94); 25.2, 25.3 against 27.4, 27.4 at 256 x 5000 x 3000;
+ * 19.3, 19.3 against 22.7, 22.8 at 250 x 3000 x 3000 (1.02-1.03); 19.0,
+ * 19.2, 19.0 against 22.8 at 200 x 3000 x 3000; 16.6, 16.7 against 18.7,
+ * 18.8 at 129 x 2500 x 3000. The first rule (every fours shape two tiles
+ * across) lost at 250 x 5000 x 2000, 20.1 against 19.7 us; its estimate
+ * (0.80) now keeps the fours there (19.0 against 19.0). */
 constexpr int SWAP_64_STAGES = 8, SWAP_TALL_STAGES = 5;
 /* 64-row tiles across all of A's rows (hgemm_swap_ab_across): stages of
  * 8 KB of B and 24 or 28 KB of A's rows */
 constexpr int SWAP_ACROSS_192_STAGES = 7, SWAP_ACROSS_224_STAGES = 6;
 
-template <int WIDTH, int STAGES, int CONSUMERS, int CLUSTER>
+/* PAIR = 2: two tile columns (A's rows in two tiles) in each cluster,
+ * each block bringing half of its B tile (b_rows32, 64 or 96) to the block
+ * beside it. */
+template <int WIDTH, int STAGES, int CONSUMERS, int CLUSTER, int PAIR = 1>
 static void launch_swap_ab(const hgemm_problem *p, cudaStream_t stream)
 {
     int splits = p->swap_ab_splits;
-    const CUtensorMap &b_rows = CONSUMERS == 1 ? p->b_rows64 : CONSUMERS == 3 ? p->b_rows192 : p->b_rows128;
-    launch_warp_specialized<WIDTH, STAGES, true, CLUSTER, true, CONSUMERS>(
-        b_rows, p->a_rows_swap, splits > 1 ? p->partials : p->c, p->n, p->m, p->k, splits,
-        CLUSTER == 1 ? multiprocessors() : p->cluster4_blocks, stream);
+    const CUtensorMap &b_rows = PAIR == 2   ? (CONSUMERS == 1 ? p->b_rows32 : CONSUMERS == 3 ? p->b_rows96 : p->b_rows64)
+                                : CONSUMERS == 1 ? p->b_rows64
+                                : CONSUMERS == 3 ? p->b_rows192
+                                                 : p->b_rows128;
+    int slots = PAIR == 2 ? p->cluster8_blocks : CLUSTER == 4 ? p->cluster4_blocks : multiprocessors();
+    launch_warp_specialized<WIDTH, STAGES, true, CLUSTER, true, CONSUMERS, 0, PAIR>(
+        b_rows, p->a_rows_swap, splits > 1 ? p->partials : p->c, p->n, p->m, p->k, splits, slots, stream);
     if (splits > 1) split_k_reduce(p, splits, stream);
 }
 
-/* In ones or in clusters of four (hgemm_swap_ab_cluster). */
+/* In ones, in clusters of four, or of eight where A's rows take two tiles
+ * (hgemm_swap_ab_cluster, hgemm_swap_ab_pairs). */
 template <int WIDTH, int STAGES, int CONSUMERS>
 static void launch_swap_ab(const hgemm_problem *p, cudaStream_t stream)
 {
+    if constexpr (WIDTH == 128)
+        if (p->swap_ab_cluster == 8) {
+            launch_swap_ab<WIDTH, STAGES, CONSUMERS, 4, 2>(p, stream);
+            return;
+        }
     if (p->swap_ab_cluster == 4)
         launch_swap_ab<WIDTH, STAGES, CONSUMERS, 4>(p, stream);
     else
         launch_swap_ab<WIDTH, STAGES, CONSUMERS, 1>(p, stream);
+}
+
+/* Blocks of swap_ab's clusters of eight that can be resident at once. */
+extern "C" int hgemm_swap_ab_pair_blocks(const hgemm_problem *p)
+{
+    constexpr int STAGES = HGEMM_SWAP_SHORT_STAGES(128);
+    constexpr auto kernel = warp_specialized_kernel<128, STAGES, true, 4, true, 1, 0, 2>;
+    cudaLaunchAttribute cluster;
+    cudaLaunchConfig_t config =
+        warp_specialized_config<128, STAGES, true, 4, true, 1, 0, 2>(p->n, p->m, 1, 8 * multiprocessors(), &cluster, 0);
+    config.gridDim = dim3(8 * multiprocessors());
+    return resident_cluster_blocks<kernel>(config);
 }
 
 extern "C" void hgemm_swap_ab(const hgemm_problem *p, cudaStream_t stream)
@@ -377,8 +415,11 @@ extern "C" void hgemm_swap_ab(const hgemm_problem *p, cudaStream_t stream)
         else
             launch_swap_ab<128, WS_128_STAGES, 2>(p, stream);
         break;
-    case 96: /* 64-row tiles in clusters of four only */
-        launch_swap_ab<96, HGEMM_SWAP_SHORT_STAGES(96), 1, 4>(p, stream);
+    case 96: /* 64-row tiles in clusters of four or eight only */
+        if (p->swap_ab_cluster == 8)
+            launch_swap_ab<96, HGEMM_SWAP_SHORT_STAGES(96), 1, 4, 2>(p, stream);
+        else
+            launch_swap_ab<96, HGEMM_SWAP_SHORT_STAGES(96), 1, 4>(p, stream);
         break;
     case 192: /* across A's rows, in clusters of four only */
         launch_swap_ab<192, SWAP_ACROSS_192_STAGES, 1, 4>(p, stream);

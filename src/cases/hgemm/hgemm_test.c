@@ -316,6 +316,20 @@ static void test_swap_ab_across(void)
     EXPECT(hgemm_swap_ab_cluster_width(128, 64, 77, 1) == 128); /* no cluster */
     EXPECT(hgemm_swap_ab_cluster_width(128, 128, 77, 4) == 128 && hgemm_swap_ab_cluster_width(64, 64, 40, 4) == 64);
     EXPECT(hgemm_swap_ab_cluster_width(192, 64, 160, 4) == 192); /* across A's rows */
+    /* clusters of eight where A's rows take two tiles (128 blocks of eight resident) */
+#define PAIRS_H100(m, n, k, rows, width, splits, cluster, slots8) \
+    hgemm_swap_ab_pairs(m, n, hgemm_ld(k), rows, width, splits, cluster, slots8, 3352.32 / 1.98)
+    EXPECT(PAIRS_H100(150, 3000, 3000, 64, 96, 1, 4, 128));    /* 56 box rows against 88: 0.64 */
+    EXPECT(PAIRS_H100(250, 5000, 3000, 128, 128, 1, 4, 128));  /* 96 against 160, the multiply 512 clocks */
+    EXPECT(!PAIRS_H100(250, 5000, 2000, 128, 128, 1, 4, 128)); /* 1.75 requests a row: 0.80, measured slower */
+    EXPECT(!PAIRS_H100(250, 5000, 3000, 128, 128, 1, 4, 64));  /* 80 blocks: more than fit */
+    EXPECT(!PAIRS_H100(250, 5000, 3000, 128, 128, 1, 1, 128)); /* not in fours */
+    EXPECT(!PAIRS_H100(77, 5000, 3000, 64, 96, 1, 4, 128));    /* one tile across A's rows */
+    EXPECT(!PAIRS_H100(250, 5000, 3072, 128, 128, 1, 4, 128)); /* rows on the grid (fours are not taken there) */
+    /* the GPU test's sizes */
+    EXPECT(PAIRS_H100(201, 2999, 130, 64, 128, 1, 4, 128) && PAIRS_H100(250, 5001, 130, 128, 128, 1, 4, 128));
+    EXPECT(PAIRS_H100(157, 8537, 66, 192, 128, 1, 4, 128) && PAIRS_H100(150, 2500, 771, 64, 96, 1, 4, 128));
+#undef PAIRS_H100
 }
 
 /* The balanced grid: the same rounds, the fewest clusters. */

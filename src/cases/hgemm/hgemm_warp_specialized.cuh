@@ -242,13 +242,15 @@ __host__ __device__ __forceinline__ int ws_tile_cols(int n)
 }
 
 template <int BN, int STAGES, bool PERSISTENT, int CLUSTER, bool TRANSPOSED_C = false, int CONSUMERS = 2,
-          int STORE_BUFFERS = 0>
+          int STORE_BUFFERS = 0, int PAIR = 1>
 __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
     warp_specialized_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
                             const __grid_constant__ CUtensorMap c_map, float *__restrict__ c, int m, int n, int k,
                             int splits)
 {
     static_assert(CLUSTER == 1 || PERSISTENT, "clusters walk the tiles as persistent blocks");
+    static_assert(PAIR == 1 || CLUSTER > 1, "pairs of tile columns only in clusters");
+    constexpr int BLOCKS = CLUSTER * PAIR;
     constexpr bool TMA_STORE = STORE_BUFFERS > 0;
     static_assert(!TMA_STORE || !TRANSPOSED_C, "TMA stores write C's tiles as they are");
     typedef ws_shape<BN, STAGES, CONSUMERS, STORE_BUFFERS> S;
@@ -264,16 +266,19 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
     int tiles_m = hgemm_ceil_div(m, S::BM), tiles_n = hgemm_ceil_div(n, tile_cols);
     int k_tiles = hgemm_ceil_div(k, HGEMM_TILE_K);
     /* A unit is CLUSTER tiles stacked in one tile column, one a block of
-     * the cluster, which share their B tile. A work item is a unit and a
-     * slice of K (splits > 1: split_k and swap_ab, whose slice s goes to
-     * the s-th m x n partial at c). */
-    int units_m = hgemm_ceil_div(tiles_m, CLUSTER), units = units_m * tiles_n, items = units * splits;
-    int rank = CLUSTER > 1 ? (int)cluster_rank() : 0;
-    int first = PERSISTENT ? blockIdx.x / CLUSTER : blockIdx.y * tiles_n + blockIdx.x;
-    int step = PERSISTENT ? gridDim.x / CLUSTER : units;
+     * the cluster, which share their B tile; with PAIR = 2, two such
+     * columns side by side, whose blocks of one tile row share their A
+     * tile (rank % CLUSTER: the block's row in the unit, rank / CLUSTER its
+     * column). A work item is a unit and a slice of K (splits > 1: split_k
+     * and swap_ab, whose slice s goes to the s-th m x n partial at c). */
+    int units_m = hgemm_ceil_div(tiles_m, CLUSTER), units_n = hgemm_ceil_div(tiles_n, PAIR);
+    int units = units_m * units_n, items = units * splits;
+    int rank = BLOCKS > 1 ? (int)cluster_rank() : 0;
+    int first = PERSISTENT ? blockIdx.x / BLOCKS : blockIdx.y * tiles_n + blockIdx.x;
+    int step = PERSISTENT ? gridDim.x / BLOCKS : units;
     int group_m = PERSISTENT ? WS_GROUP_M / CLUSTER : 1;
     /* the consumer warps of every block read each stage */
-    ring_barriers_init<CLUSTER>(full, empty, STAGES, 4 * CONSUMERS);
+    ring_barriers_init<BLOCKS>(full, empty, STAGES, 4 * CONSUMERS);
     /* The split-K sum, where it follows, may be launched now: it waits for
      * this grid's end (grid_dependency_wait), and is ready to run then. */
     grid_dependents_launch();
@@ -285,28 +290,38 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
     };
     if (warpgroup == 0) {
         setmaxnreg_decrease<WS_PRODUCER_REGISTERS>();
+        int rank_m = rank % CLUSTER, rank_n = rank / CLUSTER;
         /* Each block of a cluster brings `share` rows of the B tile into
          * all of them (b_map's box is that tall). */
         int share = CLUSTER > 1 ? hgemm_cluster_share(tile_cols, CLUSTER) : tile_cols;
         int stage_bytes = S::A_BYTES + CLUSTER * share * HGEMM_ROW_BYTES;
+        /* the blocks of this block's tile row (ranks rank_m + CLUSTER j):
+         * A's halves go to both */
+        uint16_t same_row_mask = (uint16_t)(((1 << BLOCKS) - 1) / ((1 << CLUSTER) - 1) << rank_m);
         if (threadIdx.x == 0) {
             for (int item = first; item < items; item += step) {
-                int unit_m, tile_n, split = item / units;
-                sgemm_swizzled_tile(item % units, units_m, tiles_n, group_m, &unit_m, &tile_n);
-                /* A block past the last tile row still brings its half of
-                 * B for its peer (and the last row's A); its stores all
-                 * fall outside C. */
-                int tile_m = min(CLUSTER * unit_m + rank, tiles_m - 1);
+                int unit_m, unit_n, split = item / units;
+                sgemm_swizzled_tile(item % units, units_m, units_n, group_m, &unit_m, &unit_n);
+                /* A block past the last tile row (or column) still brings
+                 * its share of B (or A) for its peers (and the last row's
+                 * A, the last column's B); its stores all fall outside C. */
+                int tile_m = min(CLUSTER * unit_m + rank_m, tiles_m - 1);
+                int tile_n = min(PAIR * unit_n + rank_n, tiles_n - 1);
                 int t_end = k_slice_begin(split + 1, k_tiles, splits);
                 for (int t = k_slice_begin(split, k_tiles, splits); t < t_end; ++t) {
                     mbarrier_wait(&empty[s], phase ^ 1);
                     uint32_t stage = ring + (uint32_t)s * S::STAGE_BYTES;
                     mbarrier_arrive_expect_bytes(&full[s], stage_bytes);
-                    tma_load_tile(stage, a_map, tile_m * S::BM, t, &full[s]);
+                    if constexpr (PAIR > 1) /* a_map's box is BM / PAIR rows */
+                        tma_load_2d_multicast(stage + rank_n * (S::BM / PAIR) * HGEMM_ROW_BYTES, &a_map,
+                                              t * HGEMM_TILE_K, tile_m * S::BM + rank_n * (S::BM / PAIR), &full[s],
+                                              same_row_mask);
+                    else
+                        tma_load_tile(stage, a_map, tile_m * S::BM, t, &full[s]);
                     if constexpr (CLUSTER > 1)
-                        tma_load_2d_multicast(stage + S::A_BYTES + rank * share * HGEMM_ROW_BYTES, &b_map,
-                                              t * HGEMM_TILE_K, tile_n * tile_cols + rank * share, &full[s],
-                                              (1 << CLUSTER) - 1);
+                        tma_load_2d_multicast(stage + S::A_BYTES + rank_m * share * HGEMM_ROW_BYTES, &b_map,
+                                              t * HGEMM_TILE_K, tile_n * tile_cols + rank_m * share, &full[s],
+                                              ((1 << CLUSTER) - 1) << (rank_n * CLUSTER));
                     else
                         tma_load_tile(stage + S::A_BYTES, b_map, tile_n * tile_cols, t, &full[s]);
                     next_stage();
@@ -315,16 +330,17 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
         }
     } else {
         setmaxnreg_increase<S::CONSUMER_REGISTERS>();
+        int rank_m = rank % CLUSTER, rank_n = rank / CLUSTER;
         int consumer = warpgroup - 1, lane = threadIdx.x % 32;
         /* Done with a stage: every block that writes into it must hear so
          * before it does again. */
         auto release = [&](int stage) {
-            if (lane == 0) mbarrier_arrive_cluster<CLUSTER>(&empty[stage]);
+            if (lane == 0) mbarrier_arrive_cluster<BLOCKS>(&empty[stage]);
         };
         for (int item = first; item < items; item += step) {
-            int unit_m, tile_n, split = item / units;
-            sgemm_swizzled_tile(item % units, units_m, tiles_n, group_m, &unit_m, &tile_n);
-            int tile_m = CLUSTER * unit_m + rank;
+            int unit_m, unit_n, split = item / units;
+            sgemm_swizzled_tile(item % units, units_m, units_n, group_m, &unit_m, &unit_n);
+            int tile_m = CLUSTER * unit_m + rank_m, tile_n = PAIR * unit_n + rank_n;
             int t_end = k_slice_begin(split + 1, k_tiles, splits);
             float acc[BN / 2];
 #pragma unroll
@@ -359,7 +375,7 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
         if (TMA_STORE && threadIdx.x % 128 == 0) bulk_wait<0, false>();
     }
     /* A peer may still arrive on this block's barriers. */
-    if constexpr (CLUSTER > 1) cluster_sync();
+    if constexpr (BLOCKS > 1) cluster_sync();
 }
 
 
@@ -380,40 +396,41 @@ static inline int multiprocessors()
 /* The kernel's product is m x n (C's, or C^T's with TRANSPOSED_C).
  * splits > 1: the products of the K slices go to that many m x n partials
  * at c (the split-K rungs). Persistent: `blocks` resident blocks at most, in
- * clusters of CLUSTER. */
+ * clusters of CLUSTER x PAIR. */
 template <int BN, int STAGES, bool PERSISTENT, int CLUSTER = 1, bool TRANSPOSED_C = false, int CONSUMERS = 2,
-          int STORE_BUFFERS = 0>
+          int STORE_BUFFERS = 0, int PAIR = 1>
 static cudaLaunchConfig_t warp_specialized_config(int m, int n, int splits, int blocks, cudaLaunchAttribute *cluster,
                                                   cudaStream_t stream)
 {
     typedef ws_shape<BN, STAGES, CONSUMERS, STORE_BUFFERS> S;
     allow_shared_bytes<
-        warp_specialized_kernel<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C, CONSUMERS, STORE_BUFFERS>>(
+        warp_specialized_kernel<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C, CONSUMERS, STORE_BUFFERS, PAIR>>(
         S::SHARED_BYTES);
     int tiles_m = hgemm_ceil_div(m, S::BM);
     int tiles_n = hgemm_ceil_div(n, ws_tile_cols<BN, TRANSPOSED_C>(n));
-    long long items = (long long)hgemm_ceil_div(tiles_m, CLUSTER) * CLUSTER * tiles_n * splits;
+    long long items =
+        (long long)hgemm_ceil_div(tiles_m, CLUSTER) * CLUSTER * hgemm_ceil_div(tiles_n, PAIR) * PAIR * splits;
     cudaLaunchConfig_t config = cluster_config(items < blocks ? (unsigned)items : (unsigned)blocks, S::THREADS,
-                                               S::SHARED_BYTES, CLUSTER, cluster, stream);
+                                               S::SHARED_BYTES, CLUSTER * PAIR, cluster, stream);
     if (!PERSISTENT) config.gridDim = dim3(tiles_n, tiles_m);
     return config;
 }
 
-/* C (or its partials) from the problem's A in boxes of 64 x CONSUMERS rows
- * and its B in boxes of BN / CLUSTER rows; TRANSPOSED_C: the maps of B^T and A^T,
- * m and n exchanged. STORE_BUFFERS > 0: C written through c_map (which
- * only that kernel reads; the others are given A's). */
+/* C (or its partials) from the problem's A in boxes of 64 x CONSUMERS / PAIR
+ * rows and its B in boxes of BN / CLUSTER rows; TRANSPOSED_C: the maps of B^T
+ * and A^T, m and n exchanged. STORE_BUFFERS > 0: C written through c_map
+ * (which only that kernel reads; the others are given A's). */
 template <int BN, int STAGES, bool PERSISTENT, int CLUSTER = 1, bool TRANSPOSED_C = false, int CONSUMERS = 2,
-          int STORE_BUFFERS = 0>
+          int STORE_BUFFERS = 0, int PAIR = 1>
 static void launch_warp_specialized(const CUtensorMap &a_map, const CUtensorMap &b_map, float *c, int m, int n, int k,
                                     int splits, int blocks, cudaStream_t stream, const CUtensorMap *c_map = nullptr)
 {
     cudaLaunchAttribute cluster;
     cudaLaunchConfig_t config =
-        warp_specialized_config<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C, CONSUMERS, STORE_BUFFERS>(
+        warp_specialized_config<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C, CONSUMERS, STORE_BUFFERS, PAIR>(
             m, n, splits, blocks, &cluster, stream);
     constexpr auto kernel =
-        warp_specialized_kernel<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C, CONSUMERS, STORE_BUFFERS>;
+        warp_specialized_kernel<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C, CONSUMERS, STORE_BUFFERS, PAIR>;
     CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a_map, b_map, STORE_BUFFERS ? *c_map : a_map, c, m, n, k, splits));
 }
 
