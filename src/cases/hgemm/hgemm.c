@@ -368,6 +368,12 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
         if (hgemm_swap_ab_pairs(p->m, p->n, p->ld, p->swap_ab_rows, p->swap_ab_tile_width, p->swap_ab_splits,
                                 p->swap_ab_cluster, p->cluster8_blocks, dram_bytes_per_clock))
             p->swap_ab_cluster = 8;
+        if (hgemm_swap_ab_tall_pairs(p->m, p->n, p->ld, p->swap_ab_rows, p->swap_ab_tile_width, p->swap_ab_splits,
+                                     p->swap_ab_cluster, p->cluster4_blocks, p->cluster8_blocks)) {
+            p->swap_ab_rows = 192;
+            p->swap_ab_splits = 1;
+            p->swap_ab_cluster = 8;
+        }
         /* in clusters, A's map brings a block's share of the tile (a
          * quarter in clusters of eight: four along B's rows) */
         if (p->swap_ab_cluster > 1)

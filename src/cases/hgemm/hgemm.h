@@ -413,6 +413,24 @@ static inline int hgemm_swap_ab_pairs(int m, int n, int ld, int rows, int width,
     return fmax((rows / 2 + share) * per_row, rest) < 0.7 * fmax((rows + share) * per_row, rest);
 }
 
+/* swap_ab's 192-row tiles in clusters of eight, where rows are off the
+ * 128-byte grid, A's rows take two tiles 128 wide, and the 128-row tiles
+ * run alone because four of them would not fit at once (`slots4`: 126
+ * blocks at 160 x 8000 x 3000 against 120 on an H100). 88 blocks there,
+ * each bringing 96 of B's rows and a quarter of an A tile. H100, forced
+ * against the rule's ones: 31.7 against 43.2 us at 160 x 8000 x 3000,
+ * 31.6 against 40.3 at 130 x 7800 x 3000; where the fours fit, these
+ * lost (30.6 against 21.5 at 160 x 5000 x 3000). 1 where taken. */
+static inline int hgemm_swap_ab_tall_pairs(int m, int n, int ld, int rows, int width, int splits, int cluster,
+                                           int slots4, int slots8)
+{
+    if (cluster != 1 || rows != 128 || width != 128 || slots8 < 8 || hgemm_box_row_requests(ld) == 1) return 0;
+    int cols = hgemm_swap_ab_tile_cols(m, width);
+    if ((m + cols - 1) / cols != 2) return 0;
+    long long fours = ((long long)(n + 127) / 128 + 3) / 4 * 4 * 2 * splits;
+    return fours > slots4 && ((n + 191) / 192 + 3) / 4 * 4 * 2 <= slots8;
+}
+
 /* The clusters a persistent launch takes to walk `units` units on
  * `clusters` resident ones: as few as finish them in the same number of
  * rounds, so that every cluster walks the same count (one less at most)

@@ -60,6 +60,8 @@ int main(void)
                             * tiles 128 wide, the last cluster a block past N;
                             * 128-row tiles */
                            "201x2999x130", "250x5001x130",
+                           /* 192-row tiles in eights, where 128-row fours do not fit */
+                           "161x8000x66",
                            /* and in 64-row tiles across A's rows, 192 wide (8
                             * k-tiles: the 7-stage ring wraps) and 224 wide (7
                             * k-tiles, 6 stages; the last tile 25 rows, the last

@@ -346,7 +346,14 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  * 19.2, 19.0 against 22.8 at 200 x 3000 x 3000; 16.6, 16.7 against 18.7,
  * 18.8 at 129 x 2500 x 3000. The first rule (every fours shape two tiles
  * across) lost at 250 x 5000 x 2000, 20.1 against 19.7 us; its estimate
- * (0.80) now keeps the fours there (19.0 against 19.0). */
+ * (0.80) now keeps the fours there (19.0 against 19.0).
+ * Then 192-row tiles in clusters of eight where the 128-row tiles ran alone
+ * because four of them would not fit at once (hgemm_swap_ab_tall_pairs).
+ * H100, one call against the build before: 32.4 against 42.9 us at 160 x
+ * 8000 x 3000 (0.80 of cuBLAS, from 0.60), 31.9 against 40.4 at 130 x 7800
+ * x 3000 (0.77), 33.5 against 43.8 at 180 x 7900 x 3000; 160 x 5000 x 3000
+ * and 250 x 5000 x 3000 level. Forced where the fours fit, these tiles
+ * lost (30.6 against 21.5 us at 160 x 5000 x 3000). */
 constexpr int SWAP_64_STAGES = 8, SWAP_TALL_STAGES = 5;
 /* 64-row tiles across all of A's rows (hgemm_swap_ab_across): stages of
  * 8 KB of B and 24 or 28 KB of A's rows */

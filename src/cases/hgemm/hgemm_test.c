@@ -330,6 +330,16 @@ static void test_swap_ab_across(void)
     EXPECT(PAIRS_H100(201, 2999, 130, 64, 128, 1, 4, 128) && PAIRS_H100(250, 5001, 130, 128, 128, 1, 4, 128));
     EXPECT(PAIRS_H100(157, 8537, 66, 192, 128, 1, 4, 128) && PAIRS_H100(150, 2500, 771, 64, 96, 1, 4, 128));
 #undef PAIRS_H100
+    /* 192-row tiles in clusters of eight where 128-row fours do not fit (H100: 120 in fours, 120 in eights) */
+#define TALL_H100(m, n, k, cluster) hgemm_swap_ab_tall_pairs(m, n, hgemm_ld(k), 128, 128, 1, cluster, 120, 120)
+    EXPECT(TALL_H100(160, 8000, 3000, 1) && TALL_H100(130, 7800, 3000, 1)); /* 128 blocks in fours; 88 in eights */
+    EXPECT(!TALL_H100(160, 5000, 3000, 1));  /* the fours fit (80 blocks) */
+    EXPECT(!TALL_H100(160, 8000, 3000, 4));  /* not alone */
+    EXPECT(!TALL_H100(160, 8000, 3072, 1));  /* rows on the grid */
+    EXPECT(!TALL_H100(100, 8000, 3000, 1));  /* one tile across A's rows */
+    EXPECT(!TALL_H100(160, 12000, 3000, 1)); /* 63 x 2 tiles of 192 rows: more than fit */
+    EXPECT(TALL_H100(160, 8000, 66, 1));     /* the GPU test's size */
+#undef TALL_H100
 }
 
 /* The balanced grid: the same rounds, the fewest clusters. */
