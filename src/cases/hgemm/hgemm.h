@@ -56,8 +56,9 @@ typedef struct hgemm_problem {
     float *partials;
     int split_k, swap_ab_splits;
     /* hgemm_swap_ab_rows, hgemm_swap_ab_tile_width (in clusters,
-     * hgemm_swap_ab_cluster_width), hgemm_swap_ab_cluster; or 64,
-     * hgemm_swap_ab_across and 4 */
+     * hgemm_swap_ab_cluster_width), hgemm_swap_ab_cluster (8 where
+     * hgemm_swap_ab_pairs, or 192 rows in 8 where hgemm_swap_ab_tall_pairs);
+     * or 64, hgemm_swap_ab_across and 4 */
     int swap_ab_rows, swap_ab_tile_width, swap_ab_cluster;
     /* Blocks of persistent_multicast resident at once, in clusters of two
      * and of four (hgemm_cluster_blocks; swap_ab's clusters of four take
