@@ -351,29 +351,13 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
     if (s->maps_encoded && hgemm_swap_ab_width(p->m)) {
         int khz;
         CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device));
-        double dram_bytes_per_clock = dram_gbps / (khz / 1e6);
-        p->swap_ab_cluster = hgemm_swap_ab_cluster(p->m, p->n, p->k, p->ld, s->sms, stream_bytes, p->cluster4_blocks,
-                                                   dram_bytes_per_clock);
-        int across = hgemm_swap_ab_across(p->m, p->n, p->k, p->ld, s->sms, stream_bytes, p->cluster4_blocks,
-                                          dram_bytes_per_clock);
-        if (across) {
-            p->swap_ab_rows = 64;
-            p->swap_ab_tile_width = across;
-            p->swap_ab_splits = 1;
-            p->swap_ab_cluster = 4;
-        }
-        p->swap_ab_tile_width =
-            hgemm_swap_ab_cluster_width(p->swap_ab_tile_width, p->swap_ab_rows,
-                                        hgemm_swap_ab_tile_cols(p->m, p->swap_ab_tile_width), p->swap_ab_cluster);
-        if (hgemm_swap_ab_pairs(p->m, p->n, p->ld, p->swap_ab_rows, p->swap_ab_tile_width, p->swap_ab_splits,
-                                p->swap_ab_cluster, p->cluster8_blocks, dram_bytes_per_clock))
-            p->swap_ab_cluster = 8;
-        if (hgemm_swap_ab_tall_pairs(p->m, p->n, p->ld, p->swap_ab_rows, p->swap_ab_tile_width, p->swap_ab_splits,
-                                     p->swap_ab_cluster, p->cluster4_blocks, p->cluster8_blocks)) {
-            p->swap_ab_rows = 192;
-            p->swap_ab_splits = 1;
-            p->swap_ab_cluster = 8;
-        }
+        hgemm_swap_ab_shape shape = hgemm_swap_ab_shape_for(p->m, p->n, p->k, p->ld, s->sms, stream_bytes,
+                                                            p->cluster4_blocks, p->cluster8_blocks,
+                                                            dram_gbps / (khz / 1e6));
+        p->swap_ab_rows = shape.rows;
+        p->swap_ab_tile_width = shape.width;
+        p->swap_ab_splits = shape.splits;
+        p->swap_ab_cluster = shape.cluster;
         /* in clusters, A's map brings a block's share of the tile (a
          * quarter in clusters of eight: four along B's rows) */
         if (p->swap_ab_cluster > 1)

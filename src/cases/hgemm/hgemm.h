@@ -254,6 +254,27 @@ static inline double hgemm_box_row_requests(int ld)
  * counted 0.42-0.44 at 3000^3, for this case's rung and cuBLAS's alike. */
 #define HGEMM_COPY_REQUESTS_PER_CLOCK 0.44
 
+/* Clocks of one k-tile (64 deep), each way it can take them: an SM's copy
+ * engine sending `box_rows` box rows (rows ld elements apart, at
+ * HGEMM_COPY_REQUESTS_PER_CLOCK); wgmma multiplying a rows x width tile
+ * (2048 BF16 multiply-adds a clock an SM, its dense rate on 9.0); DRAM
+ * bringing the k-tile of n rows (128 bytes each) to the whole device. The
+ * rules below weigh their tiles by the longest. */
+static inline double hgemm_copy_clocks(double box_rows, int ld)
+{
+    return box_rows * hgemm_box_row_requests(ld) / HGEMM_COPY_REQUESTS_PER_CLOCK;
+}
+
+static inline double hgemm_multiply_clocks(int rows, int width)
+{
+    return (double)rows * width * 64 / 2048;
+}
+
+static inline double hgemm_dram_clocks(int n, double dram_bytes_per_clock)
+{
+    return n * 128.0 / dram_bytes_per_clock;
+}
+
 /* A tile change of persistent_multicast, in clocks a column of the tile:
  * C's tile leaves through the copy engine while the next tile's loads
  * wait (H100, 4096^3: with the epilogue cut short, 173 against 185 us over
@@ -271,9 +292,7 @@ static inline double hgemm_multicast_clocks(int m, int n, int k, int ld, int clu
 {
     long long units = (long long)(((m + 127) / 128 + cluster - 1) / cluster) * ((n + width - 1) / width);
     long long clusters = slots / cluster, rounds = (units + clusters - 1) / clusters;
-    double multiply = 128.0 * width * 64 / 2048;
-    double copies = (128.0 + width / cluster) * hgemm_box_row_requests(ld) / HGEMM_COPY_REQUESTS_PER_CLOCK;
-    double k_tile = multiply > copies ? multiply : copies;
+    double k_tile = fmax(hgemm_multiply_clocks(128, width), hgemm_copy_clocks(128.0 + width / cluster, ld));
     return (double)rounds * ((k + 63) / 64 * k_tile + HGEMM_TILE_CHANGE_CLOCKS_PER_COLUMN * width);
 }
 
@@ -327,10 +346,9 @@ static inline int hgemm_swap_ab_cluster(int m, int n, int k, int ld, int sms, do
     long long tiles_b = (n + rows - 1) / rows, tiles_a = (m + cols - 1) / cols;
     long long blocks = (tiles_b + 3) / 4 * 4 * tiles_a * hgemm_swap_ab_splits(m, n, k, sms, stream_bytes);
     if (blocks > slots4) return 1;
-    double per_row = hgemm_box_row_requests(ld) / HGEMM_COPY_REQUESTS_PER_CLOCK;
-    double dram = n * 128.0 / dram_bytes_per_clock;
-    double ones = fmax((rows + cols) * per_row, dram);
-    double fours = fmax((rows + hgemm_cluster_share(cols, 4)) * per_row, dram);
+    double dram = hgemm_dram_clocks(n, dram_bytes_per_clock);
+    double ones = fmax(hgemm_copy_clocks(rows + cols, ld), dram);
+    double fours = fmax(hgemm_copy_clocks(rows + hgemm_cluster_share(cols, 4), ld), dram);
     return fours < 0.8 * ones ? 4 : 1;
 }
 
@@ -360,9 +378,9 @@ static inline int hgemm_swap_ab_across(int m, int n, int k, int ld, int sms, dou
     if (m <= 128 || m > 224 || slots4 < 4 || hgemm_box_row_requests(ld) == 1) return 0;
     if ((n + 63) / 64 > slots4 / 4 * 4) return 0;
     int width = m <= 192 ? 192 : 224, k_tiles = (k + 63) / 64;
-    double per_row = hgemm_box_row_requests(ld) / HGEMM_COPY_REQUESTS_PER_CLOCK;
-    double dram = n * 128.0 / dram_bytes_per_clock;
-    double across = k_tiles * fmax(fmax((64 + hgemm_cluster_share(m, 4)) * per_row, 64.0 * width * 64 / 2048), dram);
+    double dram = hgemm_dram_clocks(n, dram_bytes_per_clock);
+    double across =
+        k_tiles * fmax(fmax(hgemm_copy_clocks(64 + hgemm_cluster_share(m, 4), ld), hgemm_multiply_clocks(64, width)), dram);
     /* the tiles the rules above give */
     int rows = hgemm_swap_ab_rows(m, n, sms), tile_width = hgemm_swap_ab_tile_width(m, n, sms);
     int cols = hgemm_swap_ab_tile_cols(m, tile_width), splits = hgemm_swap_ab_splits(m, n, k, sms, stream_bytes);
@@ -370,8 +388,9 @@ static inline int hgemm_swap_ab_across(int m, int n, int k, int ld, int sms, dou
     long long tiles_b = (n + rows - 1) / rows, tiles_a = (m + cols - 1) / cols;
     long long blocks = (tiles_b + cluster - 1) / cluster * cluster * tiles_a * splits;
     long long slots = cluster == 4 ? slots4 : sms, rounds = (blocks + slots - 1) / slots;
-    double copies = (rows + (cluster == 4 ? hgemm_cluster_share(cols, 4) : cols)) * per_row;
-    double block = rounds * (double)((k_tiles + splits - 1) / splits) * fmax(copies, rows * tile_width * 64.0 / 2048);
+    double copies = hgemm_copy_clocks(rows + (cluster == 4 ? hgemm_cluster_share(cols, 4) : cols), ld);
+    double block =
+        rounds * (double)((k_tiles + splits - 1) / splits) * fmax(copies, hgemm_multiply_clocks(rows, tile_width));
     double others = fmax(block, k_tiles * dram);
     return across < 0.78 * others ? width : 0;
 }
@@ -408,10 +427,9 @@ static inline int hgemm_swap_ab_pairs(int m, int n, int ld, int rows, int width,
     if ((m + cols - 1) / cols != 2) return 0;
     long long blocks = ((long long)(n + rows - 1) / rows + 3) / 4 * 4 * 2 * splits;
     if (blocks > slots8) return 0;
-    double per_row = hgemm_box_row_requests(ld) / HGEMM_COPY_REQUESTS_PER_CLOCK;
-    double rest = fmax(rows * width * 64.0 / 2048, n * 128.0 / dram_bytes_per_clock);
+    double rest = fmax(hgemm_multiply_clocks(rows, width), hgemm_dram_clocks(n, dram_bytes_per_clock));
     int share = hgemm_cluster_share(cols, 4);
-    return fmax((rows / 2 + share) * per_row, rest) < 0.7 * fmax((rows + share) * per_row, rest);
+    return fmax(hgemm_copy_clocks(rows / 2 + share, ld), rest) < 0.7 * fmax(hgemm_copy_clocks(rows + share, ld), rest);
 }
 
 /* swap_ab's 192-row tiles in clusters of eight, where rows are off the
@@ -430,6 +448,36 @@ static inline int hgemm_swap_ab_tall_pairs(int m, int n, int ld, int rows, int w
     if ((m + cols - 1) / cols != 2) return 0;
     long long fours = ((long long)(n + 127) / 128 + 3) / 4 * 4 * 2 * splits;
     return fours > slots4 && ((n + 191) / 192 + 3) / 4 * 4 * 2 <= slots8;
+}
+
+/* swap_ab's tiles: rows of B a tile, wgmma width, slices of K and
+ * blocks a cluster (1, 4 or 8). */
+typedef struct hgemm_swap_ab_shape {
+    int rows, width, splits, cluster;
+} hgemm_swap_ab_shape;
+
+/* The rules above in their order, on `sms` SMs (`slots4` and `slots8`
+ * blocks resident in clusters of four and eight): the tiles and slices
+ * (hgemm_swap_ab_rows, _tile_width, _splits) and their clusters
+ * (hgemm_swap_ab_cluster); else 64-row tiles across A's rows
+ * (hgemm_swap_ab_across); 96 wide where a cluster's shares fill no more
+ * (hgemm_swap_ab_cluster_width); then clusters of eight
+ * (hgemm_swap_ab_pairs, hgemm_swap_ab_tall_pairs). For M up to
+ * HGEMM_SWAP_AB_MAX_M. */
+static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, int ld, int sms, double stream_bytes,
+                                                          int slots4, int slots8, double dram_bytes_per_clock)
+{
+    hgemm_swap_ab_shape s = {hgemm_swap_ab_rows(m, n, sms), hgemm_swap_ab_tile_width(m, n, sms),
+                             hgemm_swap_ab_splits(m, n, k, sms, stream_bytes),
+                             hgemm_swap_ab_cluster(m, n, k, ld, sms, stream_bytes, slots4, dram_bytes_per_clock)};
+    int across = hgemm_swap_ab_across(m, n, k, ld, sms, stream_bytes, slots4, dram_bytes_per_clock);
+    if (across) s.rows = 64, s.width = across, s.splits = 1, s.cluster = 4;
+    s.width = hgemm_swap_ab_cluster_width(s.width, s.rows, hgemm_swap_ab_tile_cols(m, s.width), s.cluster);
+    if (hgemm_swap_ab_pairs(m, n, ld, s.rows, s.width, s.splits, s.cluster, slots8, dram_bytes_per_clock))
+        s.cluster = 8;
+    if (hgemm_swap_ab_tall_pairs(m, n, ld, s.rows, s.width, s.splits, s.cluster, slots4, slots8))
+        s.rows = 192, s.splits = 1, s.cluster = 8;
+    return s;
 }
 
 /* The clusters a persistent launch takes to walk `units` units on

@@ -340,6 +340,23 @@ static void test_swap_ab_across(void)
     EXPECT(!TALL_H100(160, 12000, 3000, 1)); /* 63 x 2 tiles of 192 rows: more than fit */
     EXPECT(TALL_H100(160, 8000, 66, 1));     /* the GPU test's size */
 #undef TALL_H100
+    /* all of swap_ab's rules in their order (H100: 120 blocks in fours and in eights) */
+#define SHAPE_H100(m, n, k, r, w, s, c)                                                                            \
+    do {                                                                                                           \
+        hgemm_swap_ab_shape got = hgemm_swap_ab_shape_for(m, n, k, hgemm_ld(k), 132, hgemm_stream_bytes(3352.32), \
+                                                          120, 120, 3352.32 / 1.98);                              \
+        EXPECTF(got.rows == (r) && got.width == (w) && got.splits == (s) && got.cluster == (c),                    \
+                "%dx%dx%d: %d rows, %d wide, %d slices, clusters of %d", m, n, k, got.rows, got.width, got.splits, \
+                got.cluster);                                                                                      \
+    } while (0)
+    SHAPE_H100(150, 3000, 3000, 64, 96, 1, 8);    /* two tiles across A, 96 wide, in eights */
+    SHAPE_H100(160, 8000, 3000, 192, 128, 1, 8);  /* fours would not fit: 192-row tiles in eights */
+    SHAPE_H100(160, 5000, 3000, 64, 192, 1, 4);   /* one tile across A's rows */
+    SHAPE_H100(77, 5000, 3000, 64, 96, 1, 4);     /* 96 wide in fours */
+    SHAPE_H100(250, 5000, 2000, 128, 128, 1, 4);  /* fours: eights' estimate 0.80 */
+    SHAPE_H100(32, 11008, 4096, 128, 64, 1, 1);   /* rows on the grid: alone */
+    SHAPE_H100(200, 11008, 4096, 192, 128, 1, 1);
+#undef SHAPE_H100
 }
 
 /* The balanced grid: the same rounds, the fewest clusters. */
