@@ -168,12 +168,15 @@ static inline HGEMM_HOST_DEVICE int hgemm_swap_ab_tile_cols(int m, int tile_widt
 
 /* The rows of a tile's B operand (A's rows, in swap_ab) that each block
  * of a cluster brings into all of them by multicast: an even share of the
- * tile's `cols`, rounded up to 8 rows (a 1024-byte swizzle atom, where
- * each share must start). The last share may reach past the tile; those
+ * tile's `cols`, exactly (25 of 97 rows in fours). A share may start at any
+ * row of the stage: the copy engine swizzles each 128-byte row by its
+ * shared-memory address, not by its place in the box, so a box that
+ * starts at row 25 of a 1024-byte-aligned stage lands as the stage's rows
+ * 25 on would in one box. The last share may reach past the tile; those
  * rows feed columns that are never stored. */
 static inline HGEMM_HOST_DEVICE int hgemm_cluster_share(int cols, int cluster)
 {
-    return ((cols + cluster - 1) / cluster + 7) / 8 * 8;
+    return (cols + cluster - 1) / cluster;
 }
 
 /* swap_ab's tiles: 128 of B's n rows by all of A's, or 64 rows (twice
