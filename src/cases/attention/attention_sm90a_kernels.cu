@@ -539,7 +539,7 @@ static int encode_map(CUtensorMap *map, const uint16_t *tensor, int heads, int s
     uint64_t strides[2] = {(uint64_t)dim * 2, (uint64_t)seq * dim * 2};
     uint32_t box[3] = {64, (uint32_t)rows, 1};
     return ladder_tensor_map(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 3, tensor, dims, strides, box,
-                             CU_TENSOR_MAP_SWIZZLE_128B, err, err_len);
+                             CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, err, err_len);
 }
 
 extern "C" int attention_encode_tensor_maps(attention_problem *p, char *err, size_t err_len)

@@ -89,6 +89,17 @@ ladder_check hgemm_check_host(const float *a, const float *b_t, const float *c, 
 
 /* ---- Tensor maps ------------------------------------------------------------------ */
 
+/* L2 fetches each request's own 128-byte line, not the pair of lines
+ * around it (256B, what the other cases' maps ask): where rows are off the
+ * 128-byte grid a box row already spans two lines, and the pair then
+ * brings a third. H200, one call, two rounds, swap_ab at K = 3000 against
+ * 256B: 20.7, 20.6 against 22.2, 22.3 us at 130 x 7000 (0.90 of cuBLAS
+ * against 0.84); 23.6, 23.4 against 25.0, 25.3 at 193 x 7000; 16.1, 16.0
+ * against 16.6, 16.7 at 77 x 5000 (Nsight Compute, unpromoted: L2 sectors
+ * 1.42M against 1.66M, cuBLAS's own 1.42M); level at 4096^3, 6144^3,
+ * 3000^3 and 64 x 4096 x 4096; no promotion at all level with 128B. */
+#define HGEMM_L2_PROMOTION CU_TENSOR_MAP_L2_PROMOTION_L2_128B
+
 /* Dimension 0 runs along K (contiguous), dimension 1 along the rows; the
  * box is 64 x box_rows; elements past k or rows read as zero. */
 static int encode_map(CUtensorMap *map, const uint16_t *matrix, int rows, int k, int ld, int box_rows, char *err,
@@ -97,7 +108,7 @@ static int encode_map(CUtensorMap *map, const uint16_t *matrix, int rows, int k,
     uint64_t dims[2] = {(uint64_t)k, (uint64_t)rows}, strides[1] = {(uint64_t)ld * sizeof(uint16_t)};
     uint32_t box[2] = {64, (uint32_t)box_rows};
     return ladder_tensor_map(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, matrix, dims, strides, box,
-                             CU_TENSOR_MAP_SWIZZLE_128B, err, err_len);
+                             CU_TENSOR_MAP_SWIZZLE_128B, HGEMM_L2_PROMOTION, err, err_len);
 }
 
 int hgemm_encode_tensor_maps(hgemm_problem *p, char *err, size_t err_len)
@@ -123,7 +134,7 @@ int hgemm_encode_tensor_maps(hgemm_problem *p, char *err, size_t err_len)
         uint64_t dims[2] = {(uint64_t)p->n, (uint64_t)p->m}, strides[1] = {(uint64_t)p->n * sizeof(float)};
         uint32_t box[2] = {32, 64};
         if (ladder_tensor_map(&p->c_cols32, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, p->c, dims, strides, box,
-                              CU_TENSOR_MAP_SWIZZLE_128B, err, err_len))
+                              CU_TENSOR_MAP_SWIZZLE_128B, HGEMM_L2_PROMOTION, err, err_len))
             return -1;
     }
     return 0;

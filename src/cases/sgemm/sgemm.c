@@ -355,8 +355,8 @@ static int encode_map(CUtensorMap *map, const float *matrix, int rows, int cols,
 {
     uint64_t dims[2] = {(uint64_t)cols, (uint64_t)rows}, strides[1] = {(uint64_t)ld * sizeof(float)};
     uint32_t box[2] = {(uint32_t)box_cols, (uint32_t)box_rows};
-    return ladder_tensor_map(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, matrix, dims, strides, box, swizzle, err,
-                             err_len);
+    return ladder_tensor_map(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, matrix, dims, strides, box, swizzle,
+                             CU_TENSOR_MAP_L2_PROMOTION_L2_256B, err, err_len);
 }
 
 /* The Hopper rungs' scratch and tensor maps; NULL when ready, else why they

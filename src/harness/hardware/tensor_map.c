@@ -5,8 +5,8 @@
 #include <cuda_runtime_api.h>
 
 int ladder_tensor_map(CUtensorMap *map, CUtensorMapDataType type, int rank, const void *base, const uint64_t *dims,
-                      const uint64_t *strides_bytes, const uint32_t *box, CUtensorMapSwizzle swizzle, char *err,
-                      size_t err_len)
+                      const uint64_t *strides_bytes, const uint32_t *box, CUtensorMapSwizzle swizzle,
+                      CUtensorMapL2promotion promotion, char *err, size_t err_len)
 {
     static PFN_cuTensorMapEncodeTiled_v12000 encode;
     if (rank < 1 || rank > 5) {
@@ -33,7 +33,7 @@ int ladder_tensor_map(CUtensorMap *map, CUtensorMapDataType type, int rank, cons
         if (i + 1 < rank) map_strides[i] = strides_bytes[i];
     }
     CUresult r = encode(map, type, (cuuint32_t)rank, (void *)base, map_dims, map_strides, map_box, element_strides,
-                        CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                        CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, promotion,
                         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (r != CUDA_SUCCESS) {
         int n = snprintf(err, err_len, "cuTensorMapEncodeTiled failed (CUresult %d) for a", (int)r);
