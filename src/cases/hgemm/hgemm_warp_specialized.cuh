@@ -218,10 +218,15 @@ constexpr int WS_PRODUCER_REGISTERS = 40, WS_GROUP_M = 16;
 
 /* A block tile of 64 x CONSUMERS rows by BN, a consumer warpgroup each 64
  * rows, beside the producer's warpgroup; each consumer takes the registers
- * the producer gives back (232 of two, 152 of three: 64K a block). */
+ * the producer gives back (232 of two, 152 of three: 64K a block). Beside
+ * one consumer the producer keeps 64: with 40 it held two of its unit
+ * counts in local memory in clusters of eight (hgemm_sass_test); and
+ * without setmaxnreg at all those kernels ran up to 15% slower (H200:
+ * swap_ab 17.0 against 14.4 us at 16 x 4096 x 4096). */
 template <int BN, int STAGES, int CONSUMERS = 2, int STORE_BUFFERS = 0>
 struct ws_shape {
     static constexpr int BM = 64 * CONSUMERS, THREADS = 128 * (1 + CONSUMERS);
+    static constexpr int PRODUCER_REGISTERS = CONSUMERS == 1 ? 64 : WS_PRODUCER_REGISTERS;
     static constexpr int CONSUMER_REGISTERS = CONSUMERS == 3 ? 152 : 232;
     static constexpr int A_BYTES = BM * HGEMM_ROW_BYTES, STAGE_BYTES = (BM + BN) * HGEMM_ROW_BYTES;
     /* Each consumer's buffers of C for TMA stores after the ring (none: C
@@ -289,7 +294,7 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
         if (++s == STAGES) s = 0, phase ^= 1;
     };
     if (warpgroup == 0) {
-        setmaxnreg_decrease<WS_PRODUCER_REGISTERS>();
+        setmaxnreg_decrease<S::PRODUCER_REGISTERS>();
         int rank_m = rank % CLUSTER, rank_n = rank / CLUSTER;
         /* Each block of a cluster brings `share` rows of the B tile into
          * all of them (b_map's box is that tall). */
