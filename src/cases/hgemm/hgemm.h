@@ -336,7 +336,7 @@ static inline hgemm_multicast_shape hgemm_multicast_shape_for(int m, int n, int 
  * that takes less than 0.8 of what ones take (a cluster waits for its
  * slowest block), and where their blocks fit at once (`slots4` resident
  * blocks in clusters of four). 77 x 5000 x 3000 on an H100: 721 clocks of
- * copies a block, 450 in fours, DRAM 378; 32 x 11000 x 3000: 818 and 695,
+ * copies a block, 430 in fours (shares of 20), DRAM 378; 32 x 11000 x 3000: 818 and 695,
  * DRAM 832 (ones). Only where rows are off the 128-byte grid, where the
  * rate was measured: whole-line requests go faster (128 x 4096 x 14336,
  * H100: 0.66 a clock a block, from its time), and there clusters of two
@@ -400,7 +400,7 @@ static inline int hgemm_swap_ab_across(int m, int n, int k, int ld, int sms, dou
 
 /* swap_ab's wgmma width for 64-row tiles 128 wide in clusters of four:
  * 96 where the four blocks' shares of A's rows come to 96 or fewer (M 65
- * to 96 in one tile, 77 rows in shares of 24; or two tiles across M 129 to
+ * to 96 in one tile, 77 rows in shares of 20; or two tiles across M 129 to
  * 192), so that the ring holds 11 stages of 20 KB, not 9 of 24. cuBLAS at
  * 77 x 5000 x 3000 (H100) runs this tile 80 wide, 11 stages, in clusters
  * of four: 15.3 us against 19.9. */
@@ -414,7 +414,7 @@ static inline int hgemm_swap_ab_cluster_width(int width, int rows, int cols, int
  * cluster (four along B's rows sharing A's tile, two along A's sharing B's),
  * each block bringing half of its B tile and a quarter of its A tile:
  * cuBLAS's nvjet 64x80 4x2 at 150 x 3000 x 3000 (H100), 52 box rows a
- * block a k-tile where our fours sent 88. Taken where their blocks fit at
+ * block a k-tile where our fours send 83. Taken where their blocks fit at
  * once (`slots8`) and a k-tile's longest of copies, multiply and DRAM
  * (as hgemm_swap_ab_cluster counts them) is under 0.7 of the fours': eight
  * blocks wait for one another at every stage. H100, against the fours:

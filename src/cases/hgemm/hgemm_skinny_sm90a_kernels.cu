@@ -353,7 +353,23 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  * 8000 x 3000 (0.80 of cuBLAS, from 0.60), 31.9 against 40.4 at 130 x 7800
  * x 3000 (0.77), 33.5 against 43.8 at 180 x 7900 x 3000; 160 x 5000 x 3000
  * and 250 x 5000 x 3000 level. Forced where the fours fit, these tiles
- * lost (30.6 against 21.5 us at 160 x 5000 x 3000). */
+ * lost (30.6 against 21.5 us at 160 x 5000 x 3000).
+ * Then each block's share of A's rows exact, no longer rounded up to 8
+ * (hgemm_cluster_share: the copy engine swizzles by shared-memory
+ * address, so a share may start at any row), and L2 promotion of 128
+ * bytes where 256 brought a third line for rows off the grid
+ * (HGEMM_L2_PROMOTION). H100, one call, against the session's start:
+ * 0.877 against 0.779 of cuBLAS at 193 x 7000 x 3000, 0.897 against
+ * 0.815 at 130 x 7000 x 3000, 0.892 against 0.833 at 200 x 3000 x 3000,
+ * 0.960 against 0.938 at 66 x 4000 x 3000, 0.888 against 0.879 at 77 x
+ * 5000 x 3000; level at 150 x 3000 x 3000 and the decode shapes. Nsight
+ * Compute (H200) then finds cuBLAS on the same tiles receiving the same
+ * bytes 10-20% faster, with half the instructions (hgemm.md, "Beside
+ * cuBLAS, counted"). Tried, not kept: 128-row tiles in clusters of eight
+ * where the rules take tiles across A (faster at 193 x 7000 x 3000, 23.9
+ * against 25.2 us on the H200, slower at 177 x 6000, 200 x 5000 and 130 x
+ * 7000: no estimate told them apart); 7 stages of 128-row tiles, not 6
+ * (1-2%, untested in the suite yet). */
 constexpr int SWAP_64_STAGES = 8, SWAP_TALL_STAGES = 5;
 /* 64-row tiles across all of A's rows (hgemm_swap_ab_across): stages of
  * 8 KB of B and 24 or 28 KB of A's rows */
