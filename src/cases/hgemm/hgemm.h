@@ -336,11 +336,11 @@ static inline hgemm_multicast_shape hgemm_multicast_shape_for(int m, int n, int 
  * that takes less than 0.8 of what ones take (a cluster waits for its
  * slowest block), and where their blocks fit at once (`slots4` resident
  * blocks in clusters of four). 77 x 5000 x 3000 on an H100: 721 clocks of
- * copies a block, 430 in fours (shares of 20), DRAM 378; 32 x 11000 x 3000: 818 and 695,
- * DRAM 832 (ones). Only where rows are off the 128-byte grid, where the
- * rate was measured: whole-line requests go faster (128 x 4096 x 14336,
- * H100: 0.66 a clock a block, from its time), and there clusters of two
- * lost (0.79 of cuBLAS against 0.98). */
+ * copies a block, 430 in fours (shares of 20), DRAM 378; 32 x 11000 x
+ * 3000: 818 and 695, DRAM 832 (ones). Only where rows are off the 128-byte
+ * grid, where the rate was measured: whole-line requests go faster (128 x
+ * 4096 x 14336, H100: 0.66 a clock a block, from its time), and there
+ * clusters of two lost (0.79 of cuBLAS against 0.98). */
 static inline int hgemm_swap_ab_cluster(int m, int n, int k, int ld, int sms, double stream_bytes, int slots4,
                                         double dram_bytes_per_clock)
 {
