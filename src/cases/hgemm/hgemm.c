@@ -201,10 +201,11 @@ static const ladder_variant hgemm_variants[] = {
                 SM90A(hgemm_persistent_multicast), NEEDS_SM90A),
     LADDER_RUNG("split_k", "few tiles, long K: work items are tiles x slices of K, FP32 partials added in a fixed "
                            "order by a second kernel", SM90A(hgemm_split_k), NEEDS_SM90A),
-    LADDER_RUNG("swap_ab", "M 17-256: C^T = B A^T, A's few rows as wgmma's N (64, 128, 256), B's rows spread over "
+    LADDER_RUNG("swap_ab", "M 17-256: C^T = B A^T, A's few rows as wgmma's N (64 to 256 wide), B's rows spread over "
                            "the SMs (64 a block, in a deeper ring, where 128 would leave half of them idle; 192 "
-                           "where 128 would pass a wave); K "
-                           "split where the tiles keep too little of B in flight", SM90A(hgemm_swap_ab), NEEDS_SM90A),
+                           "where 128 would pass a wave); K split where the tiles keep too little of B in flight; "
+                           "where rows are off the 128-byte grid, clusters of four or eight that share A's tile",
+                SM90A(hgemm_swap_ab), NEEDS_SM90A),
     LADDER_RUNG("narrow_tiles", "M 129-256: unswapped, A's two tile rows in one cluster sharing B's tile, B's tiles "
                                 "80 wide (wgmma m64n80k16): 2 x N/80 tiles, to fill a wave where swap_ab's cannot",
                 SM90A(hgemm_narrow_tiles), NEEDS_SM90A),
