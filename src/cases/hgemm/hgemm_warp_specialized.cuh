@@ -282,8 +282,8 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
     int first = PERSISTENT ? blockIdx.x / BLOCKS : blockIdx.y * tiles_n + blockIdx.x;
     int step = PERSISTENT ? gridDim.x / BLOCKS : units;
     int group_m = PERSISTENT ? WS_GROUP_M / CLUSTER : 1;
-    /* the consumer warps of every block read each stage */
-    ring_barriers_init<BLOCKS>(full, empty, STAGES, 4 * CONSUMERS);
+    /* the consumer warpgroups of every block read each stage */
+    ring_barriers_init<BLOCKS>(full, empty, STAGES, CONSUMERS);
     /* The split-K sum, where it follows, may be launched now: it waits for
      * this grid's end (grid_dependency_wait), and is ready to run then. */
     grid_dependents_launch();
@@ -338,9 +338,20 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
         int rank_m = rank % CLUSTER, rank_n = rank / CLUSTER;
         int consumer = warpgroup - 1, lane = threadIdx.x % 32;
         /* Done with a stage: every block that writes into it must hear so
-         * before it does again. */
+         * before it does again, once from each consumer warpgroup: its
+         * multiply is one operation, done for all four warps once one sees
+         * it done. Warp w tells blocks w and w + 4, so that the arrivals
+         * leave from four warps at once; each warp told every block
+         * before, four times the messages. */
+        int warp_in_group = (threadIdx.x / 32) % 4;
         auto release = [&](int stage) {
-            if (lane == 0) mbarrier_arrive_cluster<BLOCKS>(&empty[stage]);
+            if (lane == 0)
+                for (int r = warp_in_group; r < BLOCKS; r += 4) {
+                    if constexpr (BLOCKS > 1)
+                        mbarrier_arrive_in_block(&empty[stage], (uint32_t)r);
+                    else
+                        mbarrier_arrive(&empty[stage]);
+                }
         };
         for (int item = first; item < items; item += step) {
             int unit_m, unit_n, split = item / units;

@@ -296,8 +296,8 @@ __device__ __forceinline__ void mbarrier_arrive_cluster(uint64_t *barrier)
 /* A producer-consumer ring's barriers, set up by thread 0 before any thread
  * of the cluster goes on: full[s] completes on the producer's one arrival
  * and its copies' bytes, empty[s] on an arrival of each of the `readers`
- * consumer warps of every block of the CLUSTER whose copies write stage s
- * (mbarrier_arrive_cluster). */
+ * consumers (warps, or warpgroups where one warp speaks for its group) of
+ * every block of the CLUSTER whose copies write stage s. */
 template <int CLUSTER>
 __device__ __forceinline__ void ring_barriers_init(uint64_t *full, uint64_t *empty, int stages, int readers)
 {
