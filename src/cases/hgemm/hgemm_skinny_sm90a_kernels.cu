@@ -368,13 +368,20 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  * cuBLAS, counted"). Tried, not kept: 128-row tiles in clusters of eight
  * where the rules take tiles across A (faster at 193 x 7000 x 3000, 23.9
  * against 25.2 us on the H200, slower at 177 x 6000, 200 x 5000 and 130 x
- * 7000: no estimate told them apart); 7 stages of 128-row tiles, not 6
- * (1-2%, untested in the suite yet). */
+ * 7000: no estimate told them apart).
+ * Then (H200, one call, two rounds, three builds): each consumer
+ * warpgroup releases a stage once to each block, from one warp, not once
+ * from every warp: 0.917 / 0.909 of cuBLAS against 0.904 / 0.906 at 200 x
+ * 3000 x 3000, 0.889 / 0.886 against 0.878 / 0.872 at 150 x 3000 x 3000,
+ * 0.928 / 0.923 against 0.915 / 0.914 at 250 x 5000 x 3000, level at 12
+ * other shapes and at 4096^3 / 6144^3 / 8192^3 (persistent_multicast);
+ * 7 stages of 128-row tiles, not 6, on top of that: level. */
 constexpr int SWAP_64_STAGES = 8, SWAP_TALL_STAGES = 5;
 /* 128-row tiles 128 wide: 7 stages of 32 KB (224 KB), where the other
  * rungs' 128 x 128 tiles keep 6 (WS_128_STAGES). H200, forced in a scratch
  * build: 23.4 against 23.9 us at 250 x 5000 x 3000, 23.6 against 24.1 at
- * 256 x 5000 x 3000, 27.0 against 27.3 at 192 x 6144 x 4096. */
+ * 256 x 5000 x 3000, 27.0 against 27.3 at 192 x 6144 x 4096; beside the
+ * single release (above), level. */
 constexpr int SWAP_128_STAGES = 7;
 /* 64-row tiles across all of A's rows (hgemm_swap_ab_across): stages of
  * 8 KB of B and 24 or 28 KB of A's rows */
