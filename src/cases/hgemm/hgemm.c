@@ -340,7 +340,7 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
     p->swap_ab_tile_width = hgemm_swap_ab_tile_width(p->m, p->n, s->sms);
     double dram_gbps = ladder_peak_dram_gbps(device), stream_bytes = hgemm_stream_bytes(dram_gbps);
     p->swap_ab_splits = hgemm_swap_ab_width(p->m) ? hgemm_swap_ab_splits(p->m, p->n, p->k, s->sms, stream_bytes) : 1;
-    p->swap_ab_cluster = 1;
+    p->swap_ab_cluster = p->swap_ab_pair = 1;
     s->c_aligned_ld = (p->n + 3) / 4 * 4;
     /* The partials and the padded C are extras: without room for them the
      * split-K rungs and the reference skip, the ladder still runs. */
@@ -367,20 +367,18 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
         int khz;
         CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device));
         hgemm_swap_ab_shape shape = hgemm_swap_ab_shape_for(p->m, p->n, p->k, p->ld, s->sms, stream_bytes,
-                                                            p->cluster4_blocks, p->cluster8_blocks,
-                                                            dram_gbps / (khz / 1e6));
+                                                            p->cluster_blocks, p->cluster4_blocks,
+                                                            p->cluster8_blocks, dram_gbps / (khz / 1e6));
         p->swap_ab_rows = shape.rows;
         p->swap_ab_tile_width = shape.width;
         p->swap_ab_splits = shape.splits;
         p->swap_ab_cluster = shape.cluster;
-        /* in clusters, A's map brings a block's share of the tile (a
-         * quarter in clusters of eight: four along B's rows) */
-        if (p->swap_ab_cluster > 1)
-            s->maps_encoded =
-                encode_map(&p->a_rows_swap, p->a, p->m, p->k, p->ld,
-                           hgemm_cluster_share(hgemm_swap_ab_tile_cols(p->m, p->swap_ab_tile_width),
-                                               p->swap_ab_cluster > 4 ? 4 : p->swap_ab_cluster),
-                           s->maps_error, sizeof s->maps_error) == 0;
+        p->swap_ab_pair = shape.pair;
+        /* A's map again, for the tile the shape took (its width may have
+         * changed): in clusters, a block brings its share of the tile */
+        int cols = hgemm_swap_ab_tile_cols(p->m, p->swap_ab_tile_width);
+        s->maps_encoded = encode_map(&p->a_rows_swap, p->a, p->m, p->k, p->ld, hgemm_cluster_share(cols, p->swap_ab_cluster),
+                                     s->maps_error, sizeof s->maps_error) == 0;
     }
 #endif
     CUBLAS_CHECK(cublasCreate(&s->cublas));

@@ -55,11 +55,10 @@ typedef struct hgemm_problem {
      * neither splits. */
     float *partials;
     int split_k, swap_ab_splits;
-    /* hgemm_swap_ab_rows, hgemm_swap_ab_tile_width (in clusters,
-     * hgemm_swap_ab_cluster_width), hgemm_swap_ab_cluster (8 where
-     * hgemm_swap_ab_pairs, or 192 rows in 8 where hgemm_swap_ab_tall_pairs);
-     * or 64, hgemm_swap_ab_across and 4 */
-    int swap_ab_rows, swap_ab_tile_width, swap_ab_cluster;
+    /* swap_ab's shape (hgemm_swap_ab_shape_for): rows of B a tile, wgmma
+     * width, blocks a cluster along B's rows that share A's tile (1, 2 or
+     * 4), and tile columns side by side that share B's (1 or 2) */
+    int swap_ab_rows, swap_ab_tile_width, swap_ab_cluster, swap_ab_pair;
     /* Blocks of persistent_multicast resident at once, in clusters of two
      * and of four (hgemm_cluster_blocks; swap_ab's clusters of four take
      * the latter too); 0 where no such cluster fits. Its shape
@@ -355,9 +354,27 @@ static inline int hgemm_swap_ab_cluster(int m, int n, int k, int ld, int sms, do
     return fours < 0.8 * ones ? 4 : 1;
 }
 
+/* The blocks a cluster of swap_ab's 64-row tiles across A's rows
+ * (hgemm_swap_ab_across) takes along B's rows: 4 where its blocks fit at
+ * once in clusters of four (`slots4`), else 2 where they fit in clusters
+ * of two (`slots2`), else 0. Twos send half of A's tile a block, not a
+ * quarter; H200, one call, 64 x 192 tiles in twos against fours: 0.80
+ * of cuBLAS against 0.90 at 130 x 7000 x 3000, 0.80 against 0.90 at 160 x
+ * 5000 x 3000; where fours do not fit (123 and 125 tiles on 120 slots),
+ * against the 192-row tiles in eights the rules took before:
+ * 0.90 against 0.69 at 130 x 7800 x 3000, 0.91-0.93 against 0.77 at 160
+ * x 8000 x 3000. cuBLAS runs 64 x 136 tiles in twos at the first. */
+static inline int hgemm_swap_ab_across_cluster(int n, int slots2, int slots4)
+{
+    int tiles = (n + 63) / 64;
+    if (tiles <= slots4 / 4 * 4) return 4;
+    return (tiles + 1) / 2 * 2 <= slots2 ? 2 : 0;
+}
+
 /* swap_ab's 64-row tiles across all of A's rows, for M from 129 to 224:
  * one tile 192 or 224 wide (wgmma's N; the least that holds M), one
- * consumer warpgroup, in clusters of four that share A's tile. The rules
+ * consumer warpgroup, in clusters (hgemm_swap_ab_across_cluster) that
+ * share A's tile. The rules
  * above take two tiles across A's rows there (or 128- and 192-row tiles
  * two across), so each k-tile of B is sent twice: 160 x 5000 x 3000 ran
  * 0.73 of cuBLAS in fours of 128 x 80 tiles. Where rows are off the
@@ -375,15 +392,17 @@ static inline int hgemm_swap_ab_cluster(int m, int n, int k, int ld, int sms, do
  * a k-tile at 250 rows, where 128-row tiles receive 32 KB. Past 224 rows a
  * block's share is 64 and the estimate 0.80 at best: none taken there.
  * Returns the width, or 0. */
-static inline int hgemm_swap_ab_across(int m, int n, int k, int ld, int sms, double stream_bytes, int slots4,
-                                       double dram_bytes_per_clock)
+static inline int hgemm_swap_ab_across(int m, int n, int k, int ld, int sms, double stream_bytes, int slots2,
+                                       int slots4, double dram_bytes_per_clock)
 {
-    if (m <= 128 || m > 224 || slots4 < 4 || hgemm_box_row_requests(ld) == 1) return 0;
-    if ((n + 63) / 64 > slots4 / 4 * 4) return 0;
+    if (m <= 128 || m > 224 || hgemm_box_row_requests(ld) == 1) return 0;
+    int across_cluster = hgemm_swap_ab_across_cluster(n, slots2, slots4);
+    if (!across_cluster) return 0;
     int width = m <= 192 ? 192 : 224, k_tiles = (k + 63) / 64;
     double dram = hgemm_dram_clocks(n, dram_bytes_per_clock);
-    double across =
-        k_tiles * fmax(fmax(hgemm_copy_clocks(64 + hgemm_cluster_share(m, 4), ld), hgemm_multiply_clocks(64, width)), dram);
+    double across = k_tiles * fmax(fmax(hgemm_copy_clocks(64 + hgemm_cluster_share(m, across_cluster), ld),
+                                        hgemm_multiply_clocks(64, width)),
+                                   dram);
     /* the tiles the rules above give */
     int rows = hgemm_swap_ab_rows(m, n, sms), tile_width = hgemm_swap_ab_tile_width(m, n, sms);
     int cols = hgemm_swap_ab_tile_cols(m, tile_width), splits = hgemm_swap_ab_splits(m, n, k, sms, stream_bytes);
@@ -453,33 +472,62 @@ static inline int hgemm_swap_ab_tall_pairs(int m, int n, int ld, int rows, int w
     return fours > slots4 && ((n + 191) / 192 + 3) / 4 * 4 * 2 <= slots8;
 }
 
-/* swap_ab's tiles: rows of B a tile, wgmma width, slices of K and
- * blocks a cluster (1, 4 or 8). */
+/* swap_ab's two tiles across A's rows, 64 wide, in place of slices of K:
+ * where M is 65 to 128 (one tile 128 wide), rows are off the 128-byte
+ * grid, and the rules above cut K into slices (64-row tiles too few to
+ * keep enough of B in flight). Each block brings half of its B tile to the
+ * block beside it and all of its half of A's rows, in clusters of eight
+ * (four along B's rows sharing A's tile, cuBLAS's 64x56 4x2 at 100 x 3000
+ * x 3000) where their blocks fit at once (`slots8`), else of two
+ * (`slots2`: cuBLAS's 64x40 1x2 at 66 x 4000 x 3000). The sum of the
+ * slices, a second kernel, goes. H200, one call, two rounds, against the
+ * slices: 0.855 against 0.81 of cuBLAS at 100 x 3000 x 3000 (eights; a
+ * pair alone 0.80), 0.91 against 0.81 at 66 x 4000 x 3000 (a pair alone;
+ * the eights do not fit). On the grid they lost: 0.73 and 0.76 against
+ * 0.93 at 100 x 3072 x 8192. Returns the blocks along B's rows (4 or 1),
+ * or 0 where not taken. */
+static inline int hgemm_swap_ab_halves(int m, int n, int ld, int rows, int width, int splits, int slots2, int slots8)
+{
+    if (rows != 64 || width != 128 || m <= 64 || splits < 2 || hgemm_box_row_requests(ld) == 1) return 0;
+    long long tiles = (n + 63) / 64;
+    if ((tiles + 3) / 4 * 4 * 2 <= slots8) return 4;
+    return tiles * 2 <= slots2 ? 1 : 0;
+}
+
+/* swap_ab's tiles: rows of B a tile, wgmma width, slices of K, blocks a
+ * cluster along B's rows that share A's tile (1, 2 or 4), and tile columns
+ * side by side in the cluster that share B's tile (1 or 2): a cluster is
+ * cluster x pair blocks. */
 typedef struct hgemm_swap_ab_shape {
-    int rows, width, splits, cluster;
+    int rows, width, splits, cluster, pair;
 } hgemm_swap_ab_shape;
 
-/* The rules above in their order, on `sms` SMs (`slots4` and `slots8`
- * blocks resident in clusters of four and eight): the tiles and slices
- * (hgemm_swap_ab_rows, _tile_width, _splits) and their clusters
- * (hgemm_swap_ab_cluster); else 64-row tiles across A's rows
- * (hgemm_swap_ab_across); 96 wide where a cluster's shares fill no more
- * (hgemm_swap_ab_cluster_width); then clusters of eight
+/* The rules above in their order, on `sms` SMs (`slots2`, `slots4` and
+ * `slots8` blocks resident in clusters of two, four and eight): the tiles
+ * and slices (hgemm_swap_ab_rows, _tile_width, _splits) and their
+ * clusters (hgemm_swap_ab_cluster); else 64-row tiles across A's rows
+ * (hgemm_swap_ab_across, _across_cluster); two tiles across A's rows in
+ * place of slices (hgemm_swap_ab_halves); 96 wide where a cluster's shares
+ * fill no more (hgemm_swap_ab_cluster_width); then clusters of eight
  * (hgemm_swap_ab_pairs, hgemm_swap_ab_tall_pairs). For M up to
  * HGEMM_SWAP_AB_MAX_M. */
 static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, int ld, int sms, double stream_bytes,
-                                                          int slots4, int slots8, double dram_bytes_per_clock)
+                                                          int slots2, int slots4, int slots8,
+                                                          double dram_bytes_per_clock)
 {
     hgemm_swap_ab_shape s = {hgemm_swap_ab_rows(m, n, sms), hgemm_swap_ab_tile_width(m, n, sms),
                              hgemm_swap_ab_splits(m, n, k, sms, stream_bytes),
-                             hgemm_swap_ab_cluster(m, n, k, ld, sms, stream_bytes, slots4, dram_bytes_per_clock)};
-    int across = hgemm_swap_ab_across(m, n, k, ld, sms, stream_bytes, slots4, dram_bytes_per_clock);
-    if (across) s.rows = 64, s.width = across, s.splits = 1, s.cluster = 4;
+                             hgemm_swap_ab_cluster(m, n, k, ld, sms, stream_bytes, slots4, dram_bytes_per_clock), 1};
+    int across = hgemm_swap_ab_across(m, n, k, ld, sms, stream_bytes, slots2, slots4, dram_bytes_per_clock);
+    if (across)
+        s.rows = 64, s.width = across, s.splits = 1, s.cluster = hgemm_swap_ab_across_cluster(n, slots2, slots4);
+    int halves = hgemm_swap_ab_halves(m, n, ld, s.rows, s.width, s.splits, slots2, slots8);
+    if (halves) s.width = 64, s.splits = 1, s.cluster = halves, s.pair = 2;
     s.width = hgemm_swap_ab_cluster_width(s.width, s.rows, hgemm_swap_ab_tile_cols(m, s.width), s.cluster);
     if (hgemm_swap_ab_pairs(m, n, ld, s.rows, s.width, s.splits, s.cluster, slots8, dram_bytes_per_clock))
-        s.cluster = 8;
+        s.pair = 2;
     if (hgemm_swap_ab_tall_pairs(m, n, ld, s.rows, s.width, s.splits, s.cluster, slots4, slots8))
-        s.rows = 192, s.splits = 1, s.cluster = 8;
+        s.rows = 192, s.splits = 1, s.cluster = 4, s.pair = 2;
     return s;
 }
 

@@ -30,10 +30,11 @@ int main(void)
      * time, C's 16983 floats being no multiple of 4; 128: 100; 256: 129,
      * 200 in 15 slices), in 64-row tiles and, where N is large (8500), in
      * 128-row ones; 200 x 8400 in 128-row tiles of two 104-wide halves of
-     * A (66 x 2 tiles on 132 SMs). */
+     * A (66 x 2 tiles on 132 SMs; rows on the grid at K = 64, else in
+     * 64-row tiles across A's rows, 224 wide, in clusters of two). */
     const char *sizes[] = {"256x256x256", "129x257x95",  "1x256x256",   "256x1x256",  "130x300x1",
                            "16x300x95",   "300x7x1003",  "200x136x4000", "40x1000x700", "17x999x700",
-                           "100x300x129", "20x8500x70",  "100x8500x70", "200x8400x70",
+                           "100x300x129", "20x8500x70",  "100x8500x70", "200x8400x70", "200x8400x64",
                            "137x8500x100" /* swap_ab's 192-row tiles (on 132 SMs) */,
                            /* persistent_multicast's TMA stores: 11 tile rows (the last
                             * cluster's second block wholly past M) by 22 tile columns,
@@ -60,8 +61,16 @@ int main(void)
                             * tiles 128 wide, the last cluster a block past N;
                             * 128-row tiles */
                            "201x2999x130", "250x5001x130",
-                           /* 192-row tiles in eights, where 128-row fours do not fit */
+                           /* 192-row tiles in eights, where 128-row fours do not fit
+                            * and A's rows are past 224 */
+                           "250x8000x66",
+                           /* 64-row tiles across A's rows, 192 wide, in twos
+                            * where fours do not fit (125 tiles on 120 slots) */
                            "161x8000x66",
+                           /* two 64-wide tiles across A's rows in place of two
+                            * slices: in eights; a pair alone on an H200 (96
+                            * wide in fours, whole, on an H100) */
+                           "100x3000x515", "66x4000x515",
                            /* and in 64-row tiles across A's rows, 192 wide (8
                             * k-tiles: the 7-stage ring wraps) and 224 wide (7
                             * k-tiles, 6 stages; the last tile 25 rows, the last

@@ -387,9 +387,9 @@ constexpr int SWAP_128_STAGES = 7;
  * 8 KB of B and 24 or 28 KB of A's rows */
 constexpr int SWAP_ACROSS_192_STAGES = 7, SWAP_ACROSS_224_STAGES = 6;
 
-/* PAIR = 2: two tile columns (A's rows in two tiles) in each cluster,
- * each block bringing half of its B tile (b_rows32, 64 or 96) to the block
- * beside it. */
+/* CLUSTER blocks along B's rows share A's tile; PAIR = 2: two tile
+ * columns (A's rows in two tiles) side by side, each block bringing half
+ * of its B tile (b_rows32, 64 or 96) to the block beside it. */
 template <int WIDTH, int STAGES, int CONSUMERS, int CLUSTER, int PAIR = 1>
 static void launch_swap_ab(const hgemm_problem *p, cudaStream_t stream)
 {
@@ -398,26 +398,45 @@ static void launch_swap_ab(const hgemm_problem *p, cudaStream_t stream)
                                 : CONSUMERS == 1 ? p->b_rows64
                                 : CONSUMERS == 3 ? p->b_rows192
                                                  : p->b_rows128;
-    int slots = PAIR == 2 ? p->cluster8_blocks : CLUSTER == 4 ? p->cluster4_blocks : multiprocessors();
+    constexpr int BLOCKS = CLUSTER * PAIR;
+    int slots = BLOCKS == 8   ? p->cluster8_blocks
+                : BLOCKS == 4 ? p->cluster4_blocks
+                : BLOCKS == 2 ? p->cluster_blocks
+                              : multiprocessors();
     launch_warp_specialized<WIDTH, STAGES, true, CLUSTER, true, CONSUMERS, 0, PAIR>(
         b_rows, p->a_rows_swap, splits > 1 ? p->partials : p->c, p->n, p->m, p->k, splits, slots, stream);
     if (splits > 1) split_k_reduce(p, splits, stream);
 }
 
-/* In ones, in clusters of four, or of eight where A's rows take two tiles
- * (hgemm_swap_ab_cluster, hgemm_swap_ab_pairs). */
+/* In ones or in clusters of four; of eight where A's rows take two tiles
+ * (hgemm_swap_ab_cluster, hgemm_swap_ab_pairs); 64 wide, also a pair
+ * alone (hgemm_swap_ab_halves). */
 template <int WIDTH, int STAGES, int CONSUMERS>
 static void launch_swap_ab(const hgemm_problem *p, cudaStream_t stream)
 {
-    if constexpr (WIDTH == 128)
-        if (p->swap_ab_cluster == 8) {
-            launch_swap_ab<WIDTH, STAGES, CONSUMERS, 4, 2>(p, stream);
+    if constexpr (WIDTH == 128 || WIDTH == 96 || (WIDTH == 64 && CONSUMERS == 1))
+        if (p->swap_ab_pair == 2) {
+            if (p->swap_ab_cluster == 4)
+                launch_swap_ab<WIDTH, STAGES, CONSUMERS, 4, 2>(p, stream);
+            else if constexpr (WIDTH == 64)
+                launch_swap_ab<WIDTH, STAGES, CONSUMERS, 1, 2>(p, stream);
             return;
         }
     if (p->swap_ab_cluster == 4)
         launch_swap_ab<WIDTH, STAGES, CONSUMERS, 4>(p, stream);
-    else
+    else if constexpr (WIDTH != 96)
         launch_swap_ab<WIDTH, STAGES, CONSUMERS, 1>(p, stream);
+}
+
+/* 64-row tiles across A's rows: in clusters of four or of two
+ * (hgemm_swap_ab_across_cluster) */
+template <int WIDTH, int STAGES>
+static void launch_swap_ab_across(const hgemm_problem *p, cudaStream_t stream)
+{
+    if (p->swap_ab_cluster == 4)
+        launch_swap_ab<WIDTH, STAGES, 1, 4>(p, stream);
+    else
+        launch_swap_ab<WIDTH, STAGES, 1, 2>(p, stream);
 }
 
 /* Blocks of swap_ab's clusters of eight that can be resident at once. */
@@ -451,16 +470,13 @@ extern "C" void hgemm_swap_ab(const hgemm_problem *p, cudaStream_t stream)
             launch_swap_ab<128, SWAP_128_STAGES, 2>(p, stream);
         break;
     case 96: /* 64-row tiles in clusters of four or eight only */
-        if (p->swap_ab_cluster == 8)
-            launch_swap_ab<96, HGEMM_SWAP_SHORT_STAGES(96), 1, 4, 2>(p, stream);
-        else
-            launch_swap_ab<96, HGEMM_SWAP_SHORT_STAGES(96), 1, 4>(p, stream);
+        launch_swap_ab<96, HGEMM_SWAP_SHORT_STAGES(96), 1>(p, stream);
         break;
-    case 192: /* across A's rows, in clusters of four only */
-        launch_swap_ab<192, SWAP_ACROSS_192_STAGES, 1, 4>(p, stream);
+    case 192: /* across A's rows */
+        launch_swap_ab_across<192, SWAP_ACROSS_192_STAGES>(p, stream);
         break;
     case 224:
-        launch_swap_ab<224, SWAP_ACROSS_224_STAGES, 1, 4>(p, stream);
+        launch_swap_ab_across<224, SWAP_ACROSS_224_STAGES>(p, stream);
         break;
     default: /* 128-row tiles */
         launch_swap_ab<256, WS_256_STAGES, 2>(p, stream);

@@ -287,12 +287,19 @@ static void test_swap_ab_cluster(void)
 #undef CLUSTER_H100
 }
 
-/* swap_ab's 64-row tiles across A's rows, in clusters of four (H100 as
- * above). */
+/* swap_ab's 64-row tiles across A's rows, in clusters of four or two (H100
+ * as above; 132 blocks in twos). */
 static void test_swap_ab_across(void)
 {
+    EXPECT(hgemm_swap_ab_across_cluster(7000, 132, 120) == 4);  /* 110 tiles */
+    EXPECT(hgemm_swap_ab_across_cluster(7800, 132, 120) == 2);  /* 122 tiles: 124 blocks in twos */
+    EXPECT(hgemm_swap_ab_across_cluster(7680, 132, 120) == 4);  /* 120 tiles: fours, just */
+    EXPECT(hgemm_swap_ab_across_cluster(8448, 132, 120) == 2);  /* 132 tiles */
+    EXPECT(hgemm_swap_ab_across_cluster(8449, 132, 120) == 0);  /* 133 tiles: 134 blocks */
+    EXPECT(hgemm_swap_ab_across_cluster(5000, 0, 0) == 0);      /* no cluster fits */
+    EXPECT(hgemm_swap_ab_across_cluster(5000, 132, 0) == 2);
 #define ACROSS_H100(m, n, k, slots4) \
-    hgemm_swap_ab_across(m, n, k, hgemm_ld(k), 132, hgemm_stream_bytes(3352.32), slots4, 3352.32 / 1.98)
+    hgemm_swap_ab_across(m, n, k, hgemm_ld(k), 132, hgemm_stream_bytes(3352.32), 132, slots4, 3352.32 / 1.98)
     EXPECT(ACROSS_H100(160, 5000, 3000, 120) == 192); /* 104 box rows a block against 148 */
     EXPECT(ACROSS_H100(192, 5000, 3000, 120) == 192 && ACROSS_H100(193, 5000, 3000, 120) == 224);
     EXPECT(ACROSS_H100(200, 5000, 3000, 120) == 224); /* 114 against 153: 0.75 */
@@ -301,9 +308,11 @@ static void test_swap_ab_across(void)
     EXPECT(ACROSS_H100(129, 4096, 4000, 120) == 0);   /* multiply-bound, 0.87 of ones: measured slower */
     EXPECT(ACROSS_H100(129, 2500, 3000, 120) == 0);   /* 64-row tiles two across already: 88 rows against 104 */
     EXPECT(ACROSS_H100(77, 5000, 3000, 120) == 0);    /* one tile across already */
-    EXPECT(ACROSS_H100(200, 11008, 4000, 120) == 0);  /* 172 tiles: more than fit at once */
+    EXPECT(ACROSS_H100(200, 11008, 4000, 120) == 0);  /* 172 tiles: more than fit at once, in twos too */
     EXPECT(ACROSS_H100(250, 5000, 3072, 120) == 0);   /* rows on the grid */
-    EXPECT(ACROSS_H100(200, 5000, 3000, 76) == 0);    /* 79 blocks: more than fit */
+    EXPECT(ACROSS_H100(200, 5000, 3000, 76) == 224);  /* 79 blocks: more than fit in fours, in twos */
+    EXPECT(ACROSS_H100(160, 8000, 3000, 120) == 192); /* 125 tiles in twos: 144 box rows a block against 208 */
+    EXPECT(ACROSS_H100(130, 7800, 3000, 120) == 192); /* 122 in twos: 129 rows against 193 */
     EXPECT(ACROSS_H100(300, 5000, 3000, 120) == 0);   /* not swap_ab's shape */
     /* the GPU test's sizes */
     EXPECT(ACROSS_H100(160, 4000, 66, 120) == 192 && ACROSS_H100(177, 4999, 493, 120) == 192);
@@ -340,25 +349,41 @@ static void test_swap_ab_across(void)
     EXPECT(!TALL_H100(160, 8000, 3072, 1));  /* rows on the grid */
     EXPECT(!TALL_H100(100, 8000, 3000, 1));  /* one tile across A's rows */
     EXPECT(!TALL_H100(160, 12000, 3000, 1)); /* 63 x 2 tiles of 192 rows: more than fit */
-    EXPECT(TALL_H100(160, 8000, 66, 1));     /* the GPU test's size */
+    EXPECT(TALL_H100(250, 8000, 66, 1));     /* the GPU test's size */
 #undef TALL_H100
+    /* two 64-wide tiles across A's rows in place of slices (H100: 132 blocks in twos, 120 in eights) */
+    EXPECT(hgemm_swap_ab_halves(100, 3000, hgemm_ld(3000), 64, 128, 2, 132, 120) == 4); /* 96 blocks in eights */
+    EXPECT(hgemm_swap_ab_halves(66, 4000, hgemm_ld(3000), 64, 128, 2, 132, 120) == 1);  /* 128 in eights: a pair alone */
+    EXPECT(hgemm_swap_ab_halves(66, 4300, hgemm_ld(3000), 64, 128, 2, 132, 120) == 0);  /* 68 tiles: 136 blocks */
+    EXPECT(hgemm_swap_ab_halves(100, 3000, hgemm_ld(3000), 64, 128, 1, 132, 120) == 0); /* not in slices */
+    EXPECT(hgemm_swap_ab_halves(100, 3072, hgemm_ld(8192), 64, 128, 2, 132, 120) == 0); /* rows on the grid */
+    EXPECT(hgemm_swap_ab_halves(64, 3000, hgemm_ld(3000), 64, 64, 2, 132, 120) == 0);   /* one tile 64 wide */
+    EXPECT(hgemm_swap_ab_halves(100, 8000, hgemm_ld(3000), 128, 128, 2, 132, 120) == 0); /* 128-row tiles */
+    EXPECT(hgemm_swap_ab_halves(100, 3000, hgemm_ld(515), 64, 128, 2, 132, 120) == 4);  /* the GPU test's sizes */
+    EXPECT(hgemm_swap_ab_halves(66, 4000, hgemm_ld(515), 64, 128, 2, 132, 120) == 1);
     /* all of swap_ab's rules in their order (H100: 120 blocks in fours and in eights) */
-#define SHAPE_H100(m, n, k, r, w, s, c)                                                                            \
+#define SHAPE(dram_gbps, m, n, k, r, w, s, c, p)                                                                   \
     do {                                                                                                           \
-        hgemm_swap_ab_shape got = hgemm_swap_ab_shape_for(m, n, k, hgemm_ld(k), 132, hgemm_stream_bytes(3352.32), \
-                                                          120, 120, 3352.32 / 1.98);                              \
-        EXPECTF(got.rows == (r) && got.width == (w) && got.splits == (s) && got.cluster == (c),                    \
-                "%dx%dx%d: %d rows, %d wide, %d slices, clusters of %d", m, n, k, got.rows, got.width, got.splits, \
-                got.cluster);                                                                                      \
+        hgemm_swap_ab_shape got = hgemm_swap_ab_shape_for(m, n, k, hgemm_ld(k), 132, hgemm_stream_bytes(dram_gbps), \
+                                                          132, 120, 120, (dram_gbps) / 1.98);                     \
+        EXPECTF(got.rows == (r) && got.width == (w) && got.splits == (s) && got.cluster == (c) && got.pair == (p), \
+                "%dx%dx%d: %d rows, %d wide, %d slices, clusters of %d x %d", m, n, k, got.rows, got.width,        \
+                got.splits, got.cluster, got.pair);                                                                \
     } while (0)
-    SHAPE_H100(150, 3000, 3000, 64, 96, 1, 8);    /* two tiles across A, 96 wide, in eights */
-    SHAPE_H100(160, 8000, 3000, 192, 128, 1, 8);  /* fours would not fit: 192-row tiles in eights */
-    SHAPE_H100(160, 5000, 3000, 64, 192, 1, 4);   /* one tile across A's rows */
-    SHAPE_H100(77, 5000, 3000, 64, 96, 1, 4);     /* 96 wide in fours */
-    SHAPE_H100(250, 5000, 2000, 128, 128, 1, 4);  /* fours: eights' estimate 0.80 */
-    SHAPE_H100(32, 11008, 4096, 128, 64, 1, 1);   /* rows on the grid: alone */
-    SHAPE_H100(200, 11008, 4096, 192, 128, 1, 1);
+#define SHAPE_H100(...) SHAPE(3352.32, __VA_ARGS__)
+    SHAPE_H100(150, 3000, 3000, 64, 96, 1, 4, 2);   /* two tiles across A, 96 wide, in eights */
+    SHAPE_H100(160, 8000, 3000, 64, 192, 1, 2, 1);  /* fours would not fit: one tile across A, in twos */
+    SHAPE_H100(250, 8000, 3000, 192, 128, 1, 4, 2); /* past 224 rows: 192-row tiles in eights */
+    SHAPE_H100(160, 5000, 3000, 64, 192, 1, 4, 1);  /* one tile across A's rows */
+    SHAPE_H100(77, 5000, 3000, 64, 96, 1, 4, 1);    /* 96 wide in fours */
+    SHAPE_H100(100, 3000, 3000, 64, 64, 1, 4, 2);   /* two tiles 64 wide in eights, not two slices */
+    SHAPE_H100(250, 5000, 2000, 128, 128, 1, 4, 1); /* fours: eights' estimate 0.80 */
+    SHAPE_H100(32, 11008, 4096, 128, 64, 1, 1, 1);  /* rows on the grid: alone */
+    SHAPE_H100(200, 11008, 4096, 192, 128, 1, 1, 1);
+    SHAPE_H100(66, 4000, 3000, 64, 96, 1, 4, 1);    /* 63 tiles: enough whole on the H100 */
+    SHAPE(4800.0, 66, 4000, 3000, 64, 64, 1, 1, 2); /* two slices on an H200: a pair alone in their place */
 #undef SHAPE_H100
+#undef SHAPE
 }
 
 /* The balanced grid: the same rounds, the fewest clusters. */

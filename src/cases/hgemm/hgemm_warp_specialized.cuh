@@ -253,8 +253,7 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
                             const __grid_constant__ CUtensorMap c_map, float *__restrict__ c, int m, int n, int k,
                             int splits)
 {
-    static_assert(CLUSTER == 1 || PERSISTENT, "clusters walk the tiles as persistent blocks");
-    static_assert(PAIR == 1 || CLUSTER > 1, "pairs of tile columns only in clusters");
+    static_assert(CLUSTER * PAIR == 1 || PERSISTENT, "clusters walk the tiles as persistent blocks");
     constexpr int BLOCKS = CLUSTER * PAIR;
     constexpr bool TMA_STORE = STORE_BUFFERS > 0;
     static_assert(!TMA_STORE || !TRANSPOSED_C, "TMA stores write C's tiles as they are");
