@@ -204,7 +204,8 @@ static const ladder_variant hgemm_variants[] = {
     LADDER_RUNG("swap_ab", "M 17-256: C^T = B A^T, A's few rows as wgmma's N (64 to 256 wide), B's rows spread over "
                            "the SMs (64 a block, in a deeper ring, where 128 would leave half of them idle; 192 "
                            "where 128 would pass a wave); K split where the tiles keep too little of B in flight; "
-                           "where rows are off the 128-byte grid, clusters of four or eight that share A's tile",
+                           "where rows are off the 128-byte grid, clusters of two, four or eight that share A's "
+                           "tile, and two tiles across A's rows in place of K's slices",
                 SM90A(hgemm_swap_ab), NEEDS_SM90A),
     LADDER_RUNG("narrow_tiles", "M 129-256: unswapped, A's two tile rows in one cluster sharing B's tile, B's tiles "
                                 "80 wide (wgmma m64n80k16): 2 x N/80 tiles, to fill a wave where swap_ab's cannot",

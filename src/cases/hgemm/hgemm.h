@@ -461,7 +461,11 @@ static inline int hgemm_swap_ab_pairs(int m, int n, int ld, int rows, int width,
  * each bringing 96 of B's rows and a quarter of an A tile. H100, forced
  * against the rule's ones: 31.7 against 43.2 us at 160 x 8000 x 3000,
  * 31.6 against 40.3 at 130 x 7800 x 3000; where the fours fit, these
- * lost (30.6 against 21.5 at 160 x 5000 x 3000). 1 where taken. */
+ * lost (30.6 against 21.5 at 160 x 5000 x 3000). The tiles across A's rows
+ * in twos, where taken, come first (hgemm_swap_ab_shape_for): 0.90
+ * against these tiles' 0.69 at 130 x 7800 x 3000 (H200); these remain
+ * past 224 rows, past 132 tiles of 64 rows, or where the estimate keeps
+ * the tiles across A out. 1 where taken. */
 static inline int hgemm_swap_ab_tall_pairs(int m, int n, int ld, int rows, int width, int splits, int cluster,
                                            int slots4, int slots8)
 {

@@ -375,7 +375,34 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  * 3000 x 3000, 0.889 / 0.886 against 0.878 / 0.872 at 150 x 3000 x 3000,
  * 0.928 / 0.923 against 0.915 / 0.914 at 250 x 5000 x 3000, level at 12
  * other shapes and at 4096^3 / 6144^3 / 8192^3 (persistent_multicast);
- * 7 stages of 128-row tiles, not 6, on top of that: level. */
+ * 7 stages of 128-row tiles, not 6, on top of that: level.
+ * Then clusters of two, after Nsight Compute named cuBLAS's kernels at
+ * the shapes still missed (hgemm.md, "Clusters of two"): where the tiles
+ * across A's rows do not fit in fours, twos (hgemm_swap_ab_across_cluster;
+ * cuBLAS's 64x136 2x1 at 130 x 7800 x 3000), where the 192-row tiles in
+ * eights ran before; and where 64-row tiles 128 wide were cut into slices
+ * of K, two tiles 64 wide across A's rows instead, in eights or a pair
+ * alone (hgemm_swap_ab_halves; cuBLAS's 64x56 4x2 and 64x40 1x2): the
+ * kernel's PAIR = 2 now also without blocks along B's rows. Two calls,
+ * two rounds each, against the build before, ratio to cuBLAS:
+ *                       H200                      H100
+ *   130 x 7800 x 3000   0.90 against 0.69         0.91 against 0.78
+ *   160 x 8000 x 3000   0.92-0.94 against 0.77    0.925 against 0.82
+ *   200 x 8000 x 3000   0.94 against 0.84         0.935 against 0.875
+ *   180 x 8200 x 3000   0.95 against 0.835        0.93 against 0.89
+ *   100 x 3000 x 3000   0.85-0.86 against 0.82    0.854 against 0.735
+ *   128 x 3000 x 3000   0.885 against 0.81        0.90 against 0.77
+ *   66 x 4000 x 3000    0.92 against 0.82         (whole, as before) 0.96
+ *   110 x 4000 x 5000   0.92 against 0.83         (whole) 1.00
+ *   120 x 3500 x 2000   1.93 against 1.63         1.90 against 1.52
+ *   77 x 3000 x 3000    level, 0.81               0.85 against 0.76
+ *   100 x 2500 x 3000   1.62 against 1.65         1.64 against 1.55
+ * and level at the six shapes the rules did not move. Forced and not
+ * kept: twos where fours fit (0.80 against 0.90 at 130 x 7000 and 160 x
+ * 5000 x 3000); pairs of 192-row tiles alone or in eights where rows are
+ * on the grid (0.78-0.84 against 0.81-0.90 at 160 x 9216 x 4096, 200 x
+ * 11008 x 8192, 256 x 11008 x 4096); 64-wide halves there (0.73 against
+ * 0.93 at 100 x 3072 x 8192). */
 constexpr int SWAP_64_STAGES = 8, SWAP_TALL_STAGES = 5;
 /* 128-row tiles 128 wide: 7 stages of 32 KB (224 KB), where the other
  * rungs' 128 x 128 tiles keep 6 (WS_128_STAGES). H200, forced in a scratch
