@@ -428,6 +428,19 @@ static inline int hgemm_swap_ab_cluster_width(int width, int rows, int cols, int
     return cluster == 4 && rows == 64 && width == 128 && 4 * hgemm_cluster_share(cols, 4) <= 96 ? 96 : width;
 }
 
+/* swap_ab's 192-row tiles, and 128-row tiles alone, 96 wide where A's
+ * rows in two tiles come to 96 or fewer each (M 129 to 192; 160 rows: two
+ * tiles of 80); 128-row tiles in clusters reach this width at a few
+ * shapes on an H100 (129 x 5981 x 106) and none on an H200, and keep 128:
+ * each k-tile's multiply takes three quarters of the 128-wide one's, which
+ * sets the pace where rows are on the 128-byte grid (192 x 128: 768
+ * clocks, the copies about 410). cuBLAS's 192x96 4x2 at 160 x 9216 x
+ * 4096. */
+static inline int hgemm_swap_ab_multiply_width(int width, int rows, int cols, int cluster)
+{
+    return (rows == 192 || (rows == 128 && cluster == 1)) && width == 128 && cols <= 96 ? 96 : width;
+}
+
 /* swap_ab's clusters of eight: where its tiles go in clusters of four and
  * A's rows take two tiles, the two tiles of B's rows side by side join one
  * cluster (four along B's rows sharing A's tile, two along A's sharing B's),
@@ -513,8 +526,9 @@ typedef struct hgemm_swap_ab_shape {
  * (hgemm_swap_ab_across, _across_cluster); two tiles across A's rows in
  * place of slices (hgemm_swap_ab_halves); 96 wide where a cluster's shares
  * fill no more (hgemm_swap_ab_cluster_width); then clusters of eight
- * (hgemm_swap_ab_pairs, hgemm_swap_ab_tall_pairs). For M up to
- * HGEMM_SWAP_AB_MAX_M. */
+ * (hgemm_swap_ab_pairs, hgemm_swap_ab_tall_pairs); last, 128- and 192-row
+ * tiles 96 wide where that holds A's rows (hgemm_swap_ab_multiply_width).
+ * For M up to HGEMM_SWAP_AB_MAX_M. */
 static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, int ld, int sms, double stream_bytes,
                                                           int slots2, int slots4, int slots8,
                                                           double dram_bytes_per_clock)
@@ -532,6 +546,7 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
         s.pair = 2;
     if (hgemm_swap_ab_tall_pairs(m, n, ld, s.rows, s.width, s.splits, s.cluster, slots4, slots8))
         s.rows = 192, s.splits = 1, s.cluster = 4, s.pair = 2;
+    s.width = hgemm_swap_ab_multiply_width(s.width, s.rows, hgemm_swap_ab_tile_cols(m, s.width), s.cluster);
     return s;
 }
 

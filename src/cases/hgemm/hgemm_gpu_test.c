@@ -35,7 +35,10 @@ int main(void)
     const char *sizes[] = {"256x256x256", "129x257x95",  "1x256x256",   "256x1x256",  "130x300x1",
                            "16x300x95",   "300x7x1003",  "200x136x4000", "40x1000x700", "17x999x700",
                            "100x300x129", "20x8500x70",  "100x8500x70", "200x8400x70", "200x8400x64",
-                           "137x8500x100" /* swap_ab's 192-row tiles (on 132 SMs) */,
+                           /* swap_ab's 192-row tiles (on 132 SMs): 96 wide (A's rows
+                            * two tiles of 69), 128 wide (of 100); 128-row tiles 96
+                            * wide, alone */
+                           "137x8500x100", "200x8500x64", "160x6000x64",
                            /* persistent_multicast's TMA stores: 11 tile rows (the last
                             * cluster's second block wholly past M) by 22 tile columns,
                             * the last 4 wide, 2 rounds of 132 blocks */
@@ -51,19 +54,22 @@ int main(void)
                            "1097x2508x130", "1048x2048x133",
                            /* swap_ab in clusters of four (rows off the grid; on an
                             * H100): 64-row tiles 64 and 96 wide in 2 slices,
-                            * 128-row tiles 64 and 256 wide, 192-row tiles (and
+                            * 128-row tiles 64 and 256 wide, 192-row tiles 96 and
+                            * 128 wide (and
                             * 100x300x129 above: 64-row tiles 128 wide); 96 wide,
                             * two tiles across A's rows, 13 k-tiles through the
                             * 11-stage ring */
                            "31x200x493", "66x200x493", "52x8537x66", "129x12844x66", "157x8537x66",
+                           "200x8482x106",
                            "150x2500x771",
                            /* in clusters of eight (A's rows in two tiles): 64-row
                             * tiles 128 wide, the last cluster a block past N;
                             * 128-row tiles */
                            "201x2999x130", "250x5001x130",
                            /* 192-row tiles in eights, where 128-row fours do not fit
-                            * and A's rows are past 224 */
-                           "250x8000x66",
+                            * and A's rows are past 224, or past 132 tiles of 64
+                            * rows (96 wide) */
+                           "250x8000x66", "178x8453x66",
                            /* 64-row tiles across A's rows, 192 wide, in twos
                             * where fours do not fit (125 tiles on 120 slots) */
                            "161x8000x66",

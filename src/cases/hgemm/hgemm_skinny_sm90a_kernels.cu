@@ -410,6 +410,9 @@ constexpr int SWAP_64_STAGES = 8, SWAP_TALL_STAGES = 5;
  * 256 x 5000 x 3000, 27.0 against 27.3 at 192 x 6144 x 4096; beside the
  * single release (above), level. */
 constexpr int SWAP_128_STAGES = 7;
+/* 128- and 192-row tiles 96 wide (hgemm_swap_ab_multiply_width): stages
+ * of 28 and 36 KB */
+constexpr int SWAP_128_NARROW_STAGES = 8, SWAP_TALL_NARROW_STAGES = 6;
 /* 64-row tiles across all of A's rows (hgemm_swap_ab_across): stages of
  * 8 KB of B and 24 or 28 KB of A's rows */
 constexpr int SWAP_ACROSS_192_STAGES = 7, SWAP_ACROSS_224_STAGES = 6;
@@ -451,7 +454,7 @@ static void launch_swap_ab(const hgemm_problem *p, cudaStream_t stream)
         }
     if (p->swap_ab_cluster == 4)
         launch_swap_ab<WIDTH, STAGES, CONSUMERS, 4>(p, stream);
-    else if constexpr (WIDTH != 96)
+    else if constexpr (WIDTH != 96 || CONSUMERS == 3)
         launch_swap_ab<WIDTH, STAGES, CONSUMERS, 1>(p, stream);
 }
 
@@ -496,8 +499,14 @@ extern "C" void hgemm_swap_ab(const hgemm_problem *p, cudaStream_t stream)
         else
             launch_swap_ab<128, SWAP_128_STAGES, 2>(p, stream);
         break;
-    case 96: /* 64-row tiles in clusters of four or eight only */
-        launch_swap_ab<96, HGEMM_SWAP_SHORT_STAGES(96), 1>(p, stream);
+    case 96: /* 64-row tiles in clusters of four or eight; 192-row tiles;
+              * 128-row tiles alone */
+        if (short_rows)
+            launch_swap_ab<96, HGEMM_SWAP_SHORT_STAGES(96), 1>(p, stream);
+        else if (tall_rows)
+            launch_swap_ab<96, SWAP_TALL_NARROW_STAGES, 3>(p, stream);
+        else
+            launch_swap_ab<96, SWAP_128_NARROW_STAGES, 2, 1>(p, stream);
         break;
     case 192: /* across A's rows */
         launch_swap_ab_across<192, SWAP_ACROSS_192_STAGES>(p, stream);
@@ -560,6 +569,8 @@ size_t hgemm_skinny_shared_bytes(hgemm_launcher *rung)
                          ws_shape<96, HGEMM_SWAP_SHORT_STAGES(96), 1>::SHARED_BYTES,
                          ws_shape<128, HGEMM_SWAP_SHORT_STAGES(128), 1>::SHARED_BYTES,
                          ws_shape<128, SWAP_TALL_STAGES, 3>::SHARED_BYTES,
+                         ws_shape<96, SWAP_128_NARROW_STAGES>::SHARED_BYTES,
+                         ws_shape<96, SWAP_TALL_NARROW_STAGES, 3>::SHARED_BYTES,
                          ws_shape<192, SWAP_ACROSS_192_STAGES, 1>::SHARED_BYTES,
                          ws_shape<224, SWAP_ACROSS_224_STAGES, 1>::SHARED_BYTES});
     if (rung == hgemm_narrow_tiles) return ws_shape<NARROW_BN, NARROW_STAGES>::SHARED_BYTES;

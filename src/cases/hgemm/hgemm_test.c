@@ -382,6 +382,15 @@ static void test_swap_ab_across(void)
     SHAPE_H100(200, 11008, 4096, 192, 128, 1, 1, 1);
     SHAPE_H100(66, 4000, 3000, 64, 96, 1, 4, 1);    /* 63 tiles: enough whole on the H100 */
     SHAPE(4800.0, 66, 4000, 3000, 64, 64, 1, 1, 2); /* two slices on an H200: a pair alone in their place */
+    SHAPE_H100(160, 9216, 4096, 192, 96, 1, 1, 1);  /* two tiles of 80 rows: 96 wide */
+    SHAPE_H100(192, 6144, 4096, 128, 96, 1, 1, 1);  /* 128-row tiles alone, two of 96 */
+    SHAPE_H100(178, 8453, 66, 192, 96, 1, 4, 2);    /* 192-row eights, 89 rows a tile */
+    SHAPE_H100(200, 8482, 106, 192, 128, 1, 4, 1);  /* two tiles of 100: 128 wide */
+    /* 96 wide: 192-row tiles in any cluster, 128-row tiles alone, two tiles of 96 rows at most */
+    EXPECT(hgemm_swap_ab_multiply_width(128, 192, 80, 4) == 96 && hgemm_swap_ab_multiply_width(128, 192, 96, 1) == 96);
+    EXPECT(hgemm_swap_ab_multiply_width(128, 192, 97, 1) == 128 && hgemm_swap_ab_multiply_width(128, 128, 80, 4) == 128);
+    EXPECT(hgemm_swap_ab_multiply_width(128, 128, 80, 1) == 96 && hgemm_swap_ab_multiply_width(128, 64, 80, 1) == 128);
+    EXPECT(hgemm_swap_ab_multiply_width(256, 128, 129, 1) == 256 && hgemm_swap_ab_multiply_width(64, 192, 50, 1) == 64);
 #undef SHAPE_H100
 #undef SHAPE
 }
