@@ -432,10 +432,15 @@ static inline int hgemm_swap_ab_cluster_width(int width, int rows, int cols, int
  * rows in two tiles come to 96 or fewer each (M 129 to 192; 160 rows: two
  * tiles of 80); 128-row tiles in clusters reach this width at a few
  * shapes on an H100 (129 x 5981 x 106) and none on an H200, and keep 128:
- * each k-tile's multiply takes three quarters of the 128-wide one's, which
- * sets the pace where rows are on the 128-byte grid (192 x 128: 768
- * clocks, the copies about 410). cuBLAS's 192x96 4x2 at 160 x 9216 x
- * 4096. */
+ * each k-tile's multiply takes three quarters of the 128-wide one's (192 x
+ * 128: 768 clocks, where the copies of rows on the 128-byte grid take
+ * about 410). cuBLAS runs 192x96 4x2 at 160 x 9216 x 4096. H200, one call,
+ * two rounds, against 128 wide: 24.9 against 30.2 us at 137 x 8500 x 3072;
+ * 27.9 against 32.4 at 178 x 8453 x 3000 (eights); 25.9, 26.5 against
+ * 27.1, 27.0 at 160 x 6000 x 4096 (128-row tiles); 52.4, 52.9 against
+ * 53.9, 53.7 at 160 x 8192 x 8192; 37.5 then 30.5 against 37.1, 36.9 at
+ * 160 x 9216 x 4096 (0.80 then 0.98 of cuBLAS: bimodal); level at 192 x
+ * 6144 x 4096 and 144 x 12288 x 4096. */
 static inline int hgemm_swap_ab_multiply_width(int width, int rows, int cols, int cluster)
 {
     return (rows == 192 || (rows == 128 && cluster == 1)) && width == 128 && cols <= 96 ? 96 : width;
