@@ -402,7 +402,10 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  * 5000 x 3000); pairs of 192-row tiles alone or in eights where rows are
  * on the grid (0.78-0.84 against 0.81-0.90 at 160 x 9216 x 4096, 200 x
  * 11008 x 8192, 256 x 11008 x 4096); 64-wide halves there (0.73 against
- * 0.93 at 100 x 3072 x 8192). */
+ * 0.93 at 100 x 3072 x 8192).
+ * Then 192-row tiles, and 128-row tiles alone, 96 wide where A's rows in
+ * two tiles need no more (hgemm_swap_ab_multiply_width, with its figures:
+ * up to 21% at 137 x 8500 x 3072, H200). */
 constexpr int SWAP_64_STAGES = 8, SWAP_TALL_STAGES = 5;
 /* 128-row tiles 128 wide: 7 stages of 32 KB (224 KB), where the other
  * rungs' 128 x 128 tiles keep 6 (WS_128_STAGES). H200, forced in a scratch
