@@ -446,6 +446,13 @@ static const char *unsupported(void *opaque, const ladder_variant *v)
         if (!hgemm_swap_ab_width(p->m))
             return "M above 256: A's rows do not fit wgmma's N side (the square-tile rungs' shapes)";
         if (p->swap_ab_splits > 1 && !p->partials) return "no device memory for the FP32 partials";
+        hgemm_swap_ab_shape shape = {p->swap_ab_rows, p->swap_ab_tile_width, p->swap_ab_splits, p->swap_ab_cluster,
+                                     p->swap_ab_pair};
+        if (!hgemm_swap_ab_launchable(shape)) {
+            snprintf(s->reason, sizeof s->reason, "no kernel for its shape (%d rows, %d wide, clusters of %d x %d)",
+                     shape.rows, shape.width, shape.cluster, shape.pair);
+            return s->reason;
+        }
     }
     if (v->impl == (ladder_impl)hgemm_split_k && (p->split_k == 1 || !p->partials)) {
         if (p->split_k > 1) return "no device memory for the FP32 partials";

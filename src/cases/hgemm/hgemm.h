@@ -555,6 +555,29 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
     return s;
 }
 
+/* The swap_ab shapes that have a kernel (hgemm_swap_ab instantiates each
+ * of these and no other): 64-, 128- and 192-row tiles (one to three
+ * consumer warpgroups) 64 (not 192 rows), 96 or 128 wide, and 128-row
+ * tiles 256 wide, alone or in clusters of four, and in eights (pair 2, each
+ * tile 96, 128 wide or 64 with one consumer); 64-row tiles 64 wide also a
+ * pair alone; 64-row tiles across A's rows 192 or 224 wide in twos or
+ * fours. 96-wide tiles of 64 rows come only in clusters (their width comes
+ * from a cluster's shares), and of 128 rows only alone. The rung checks its
+ * shape against this before it launches; the rules above never leave it
+ * (hgemm_test sweeps them). */
+static inline int hgemm_swap_ab_launchable(hgemm_swap_ab_shape s)
+{
+    if (s.width == 192 || s.width == 224) return s.rows == 64 && s.pair == 1 && (s.cluster == 2 || s.cluster == 4);
+    int rows_fit = s.width == 256 ? s.rows == 128 : s.width == 64 ? s.rows != 192 : s.width == 96 || s.width == 128;
+    if (!rows_fit || (s.rows != 64 && s.rows != 128 && s.rows != 192)) return 0;
+    if (s.width == 96 && s.rows == 64 && s.cluster != 4) return 0;
+    if (s.width == 96 && s.rows == 128) return s.cluster == 1 && s.pair == 1;
+    if (s.pair == 2)
+        return s.cluster == 4 ? s.width != 256 && (s.width != 64 || s.rows == 64)
+                              : s.cluster == 1 && s.width == 64 && s.rows == 64;
+    return s.pair == 1 && (s.cluster == 1 || s.cluster == 4);
+}
+
 /* The clusters a persistent launch takes to walk `units` units on
  * `clusters` resident ones: as few as finish them in the same number of
  * rounds, so that every cluster walks the same count (one less at most)

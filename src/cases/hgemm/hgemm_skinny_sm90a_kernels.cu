@@ -441,23 +441,24 @@ static void launch_swap_ab(const hgemm_problem *p, cudaStream_t stream)
     if (splits > 1) split_k_reduce(p, splits, stream);
 }
 
-/* In ones or in clusters of four; of eight where A's rows take two tiles
- * (hgemm_swap_ab_cluster, hgemm_swap_ab_pairs); 64 wide, also a pair
- * alone (hgemm_swap_ab_halves). */
+/* The shapes hgemm_swap_ab_launchable names, by cluster and pair (the
+ * rung checks its shape before it launches): eights, fours or ones; 64
+ * wide with one consumer also a pair alone; 64-row tiles 96 wide only in
+ * clusters. */
 template <int WIDTH, int STAGES, int CONSUMERS>
 static void launch_swap_ab(const hgemm_problem *p, cudaStream_t stream)
 {
-    if constexpr (WIDTH == 128 || WIDTH == 96 || (WIDTH == 64 && CONSUMERS == 1))
+    if constexpr (WIDTH != 256 && (WIDTH != 64 || CONSUMERS == 1))
         if (p->swap_ab_pair == 2) {
-            if (p->swap_ab_cluster == 4)
-                launch_swap_ab<WIDTH, STAGES, CONSUMERS, 4, 2>(p, stream);
-            else if constexpr (WIDTH == 64)
-                launch_swap_ab<WIDTH, STAGES, CONSUMERS, 1, 2>(p, stream);
-            return;
+            if constexpr (WIDTH == 64)
+                if (p->swap_ab_cluster == 1) return launch_swap_ab<WIDTH, STAGES, CONSUMERS, 1, 2>(p, stream);
+            return launch_swap_ab<WIDTH, STAGES, CONSUMERS, 4, 2>(p, stream);
         }
-    if (p->swap_ab_cluster == 4)
+    if constexpr (WIDTH == 96 && CONSUMERS == 1)
         launch_swap_ab<WIDTH, STAGES, CONSUMERS, 4>(p, stream);
-    else if constexpr (WIDTH != 96 || CONSUMERS == 3)
+    else if (p->swap_ab_cluster == 4)
+        launch_swap_ab<WIDTH, STAGES, CONSUMERS, 4>(p, stream);
+    else
         launch_swap_ab<WIDTH, STAGES, CONSUMERS, 1>(p, stream);
 }
 

@@ -395,6 +395,46 @@ static void test_swap_ab_across(void)
 #undef SHAPE
 }
 
+/* Every shape swap_ab's rules give has a kernel: M 1 to 256 against N and
+ * K on and off the 128-byte grid, on an H100 and an H200 (132 SMs), a
+ * card where no cluster fits, and one of 114 SMs; and the shapes without
+ * one are named. */
+static void test_swap_ab_launchable(void)
+{
+    EXPECT(hgemm_swap_ab_launchable((hgemm_swap_ab_shape){64, 96, 1, 4, 2}));
+    EXPECT(hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 96, 1, 1, 1}));
+    EXPECT(hgemm_swap_ab_launchable((hgemm_swap_ab_shape){64, 64, 1, 1, 2}));
+    EXPECT(hgemm_swap_ab_launchable((hgemm_swap_ab_shape){64, 224, 1, 2, 1}));
+    EXPECT(hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 256, 2, 4, 1}));
+    EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){64, 96, 1, 1, 1}));   /* 96 wide alone: rows 128 only */
+    EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 128, 1, 1, 2})); /* a pair alone: 64 wide only */
+    EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 96, 1, 4, 1}));
+    EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 256, 1, 4, 2}));
+    EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){64, 192, 1, 1, 1})); /* across A's rows: in clusters */
+    EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){192, 64, 1, 1, 1}));
+    EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 128, 1, 2, 1}));
+    static const struct {
+        int sms, slots2, slots4, slots8;
+        double dram_gbps;
+    } cards[] = {{132, 132, 120, 120, 3352.32}, {132, 132, 120, 120, 4800.0}, {132, 132, 132, 128, 4800.0},
+                 {132, 0, 0, 0, 4800.0}, {114, 114, 112, 112, 2039.0}};
+    static const int ks[] = {64, 66, 106, 515, 2000, 3000, 3072, 4096, 8192};
+    int failures = 0;
+    for (size_t c = 0; c < sizeof cards / sizeof cards[0]; ++c)
+        for (int m = 1; m <= HGEMM_SWAP_AB_MAX_M; ++m)
+            for (int n = 64; n <= 20000; n += n < 4000 ? 97 : 331)
+                for (size_t i = 0; i < sizeof ks / sizeof ks[0]; ++i) {
+                    int k = ks[i];
+                    hgemm_swap_ab_shape s = hgemm_swap_ab_shape_for(
+                        m, n, k, hgemm_ld(k), cards[c].sms, hgemm_stream_bytes(cards[c].dram_gbps), cards[c].slots2,
+                        cards[c].slots4, cards[c].slots8, cards[c].dram_gbps / 1.98);
+                    if (!hgemm_swap_ab_launchable(s) && failures++ < 5)
+                        EXPECTF(0, "%dx%dx%d on %d SMs: %d rows, %d wide, clusters of %d x %d", m, n, k,
+                                cards[c].sms, s.rows, s.width, s.cluster, s.pair);
+                }
+    EXPECTF(failures == 0, "%d shapes without a kernel", failures);
+}
+
 /* The balanced grid: the same rounds, the fewest clusters. */
 static void test_balanced_clusters(void)
 {
@@ -440,6 +480,7 @@ int main(void)
     test_multicast_shape();
     test_swap_ab_cluster();
     test_swap_ab_across();
+    test_swap_ab_launchable();
     test_balanced_clusters();
     test_vendor_rows();
     return test_result("hgemm_test");
