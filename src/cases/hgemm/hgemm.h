@@ -516,6 +516,40 @@ static inline int hgemm_swap_ab_halves(int m, int n, int ld, int rows, int width
     return tiles * 2 <= slots2 ? 1 : 0;
 }
 
+/* swap_ab's 128- and 192-row tiles alone, 96 wide (A's rows in two tiles
+ * of 96 or fewer), where rows are on the 128-byte grid: the two tiles
+ * across A's rows side by side as a pair (cluster 1, pair 2), each block
+ * bringing half of its B tile to the block beside it, 80 wide where A's
+ * rows in two tiles come to 80 or fewer: cuBLAS's 128x80 1x2 and 192x80
+ * 1x2. Alone, each SM brings all its tiles' box rows (208 a k-tile at 160
+ * x 8192 x 8192), about 1.1 sectors a clock an SM on 128 SMs (Nsight
+ * Compute, H200: 748 clocks a k-tile, its multiply 384; cuBLAS 144 rows,
+ * 537 clocks). 128 wide (M past 192), the shared memory's traffic (the
+ * tiles' writes and each consumer's wgmma reads of the 128-wide operand)
+ * bounds the k-tile first, and halving the copies of B gained nothing.
+ * Taken where the pairs fit at once (`slots2`). H200, forced in a scratch
+ * build, one call, two rounds, against the ones:
+ *   160 x 8192 x 8192    41.3 against 52.6 us   (0.95-0.97 of cuBLAS against 0.75)
+ *   129 x 8192 x 4096    24.9 against 28.9      (1.01 against 0.85-0.90)
+ *   144 x 12288 x 4096   33.1 against 38.2-41.0 (0.93 against 0.75-0.81; 192 rows)
+ *   160 x 9216 x 4096    29.8 against 33.9      (1.01 against 0.89; 192 rows)
+ *   192 x 6144 x 4096    23.5 against 26.0      (0.90 against 0.81; 96 wide)
+ *   160 x 6000 x 4096    22.6 against 23.4-25.8 (0.90 against 0.78-0.86)
+ * 96 wide where 80 hold A's rows: 1-4% slower (41.6, 25.1, 33.5, 31.1,
+ * 23.2 us). Not kept, 128 wide: 39.4 against 38.8 us at 256 x 11008 x
+ * 4096, 69.1 against 70.0 at 200 x 11008 x 8192, 27.8 against 27.1 at 250
+ * x 5000 x 4096. Returns the pair's width (80 or 96), or 0 where not
+ * taken. */
+static inline int hgemm_swap_ab_pair_alone(int m, int n, int ld, int rows, int width, int splits, int cluster,
+                                           int pair, int slots2)
+{
+    if (rows == 64 || width != 96 || splits != 1 || cluster != 1 || pair != 1 || hgemm_box_row_requests(ld) != 1)
+        return 0;
+    int cols = hgemm_swap_ab_tile_cols(m, width);
+    if ((m + cols - 1) / cols != 2 || 2LL * ((n + rows - 1) / rows) > slots2) return 0;
+    return cols <= 80 ? 80 : 96;
+}
+
 /* swap_ab's tiles: rows of B a tile, wgmma width, slices of K, blocks a
  * cluster along B's rows that share A's tile (1, 2 or 4), and tile columns
  * side by side in the cluster that share B's tile (1 or 2): a cluster is
@@ -531,8 +565,9 @@ typedef struct hgemm_swap_ab_shape {
  * (hgemm_swap_ab_across, _across_cluster); two tiles across A's rows in
  * place of slices (hgemm_swap_ab_halves); 96 wide where a cluster's shares
  * fill no more (hgemm_swap_ab_cluster_width); then clusters of eight
- * (hgemm_swap_ab_pairs, hgemm_swap_ab_tall_pairs); last, 128- and 192-row
- * tiles 96 wide where that holds A's rows (hgemm_swap_ab_multiply_width).
+ * (hgemm_swap_ab_pairs, hgemm_swap_ab_tall_pairs); 128- and 192-row
+ * tiles 96 wide where that holds A's rows (hgemm_swap_ab_multiply_width);
+ * last, those alone as a pair on the grid (hgemm_swap_ab_pair_alone).
  * For M up to HGEMM_SWAP_AB_MAX_M. */
 static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, int ld, int sms, double stream_bytes,
                                                           int slots2, int slots4, int slots8,
@@ -552,30 +587,54 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
     if (hgemm_swap_ab_tall_pairs(m, n, ld, s.rows, s.width, s.splits, s.cluster, slots4, slots8))
         s.rows = 192, s.splits = 1, s.cluster = 4, s.pair = 2;
     s.width = hgemm_swap_ab_multiply_width(s.width, s.rows, hgemm_swap_ab_tile_cols(m, s.width), s.cluster);
+    int pair_width = hgemm_swap_ab_pair_alone(m, n, ld, s.rows, s.width, s.splits, s.cluster, s.pair, slots2);
+    if (pair_width) s.width = pair_width, s.pair = 2;
     return s;
 }
 
-/* The swap_ab shapes that have a kernel (hgemm_swap_ab instantiates each
- * of these and no other): 64-, 128- and 192-row tiles (one to three
- * consumer warpgroups) 64 (not 192 rows), 96 or 128 wide, and 128-row
- * tiles 256 wide, alone or in clusters of four, and in eights (pair 2, each
- * tile 96, 128 wide or 64 with one consumer); 64-row tiles 64 wide also a
- * pair alone; 64-row tiles across A's rows 192 or 224 wide in twos or
- * fours. 96-wide tiles of 64 rows come only in clusters (their width comes
- * from a cluster's shares), and of 128 rows only alone. The rung checks its
- * shape against this before it launches; the rules above never leave it
- * (hgemm_test sweeps them). */
+/* The forms a swap_ab tile runs in: blocks alone, clusters of two or four
+ * along B's rows (sharing A's tile), eights (fours side by side with the
+ * next tile across A's rows, sharing B's), and a pair alone (two tiles
+ * across A's rows sharing B's). */
+#define HGEMM_SWAP_ONES 1
+#define HGEMM_SWAP_TWOS 2
+#define HGEMM_SWAP_FOURS 4
+#define HGEMM_SWAP_EIGHTS 8
+#define HGEMM_SWAP_PAIR 16
+
+/* The forms that have a kernel, for tiles of `rows` of B (one to three
+ * consumer warpgroups) by `width`; hgemm_swap_ab instantiates these and no
+ * other, and the rules above never leave them (hgemm_test sweeps them).
+ * A constant expression, for the kernels' templates. 64-row tiles 96 wide
+ * come from a cluster's shares (hgemm_swap_ab_cluster_width), 80 wide from
+ * a pair alone (hgemm_swap_ab_pair_alone), 192 and 224 wide across A's
+ * rows (hgemm_swap_ab_across). */
+#define HGEMM_SWAP_AB_FORMS(rows, width)                                                                             \
+    ((width) == 192 || (width) == 224 ? ((rows) == 64 ? HGEMM_SWAP_TWOS | HGEMM_SWAP_FOURS : 0)                     \
+     : (width) == 256               ? ((rows) == 128 ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS : 0)                      \
+     : (width) == 128               ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS | HGEMM_SWAP_EIGHTS                         \
+     : (width) == 96  ? ((rows) == 64    ? HGEMM_SWAP_FOURS | HGEMM_SWAP_EIGHTS                                      \
+                         : (rows) == 128 ? HGEMM_SWAP_ONES | HGEMM_SWAP_PAIR                                         \
+                                         : HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS | HGEMM_SWAP_EIGHTS | HGEMM_SWAP_PAIR) \
+     : (width) == 80  ? ((rows) != 64 ? HGEMM_SWAP_PAIR : 0)                                                         \
+     : (width) == 64  ? ((rows) == 64    ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS | HGEMM_SWAP_EIGHTS | HGEMM_SWAP_PAIR  \
+                         : (rows) == 128 ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS                                        \
+                                         : 0)                                                                        \
+                      : 0)
+
+/* The form of `cluster` blocks along B's rows by `pair` across A's. */
+static inline HGEMM_HOST_DEVICE int hgemm_swap_ab_form(int cluster, int pair)
+{
+    if (pair == 2) return cluster == 4 ? HGEMM_SWAP_EIGHTS : cluster == 1 ? HGEMM_SWAP_PAIR : 0;
+    return pair != 1 ? 0 : cluster == 1 ? HGEMM_SWAP_ONES : cluster == 2 ? HGEMM_SWAP_TWOS : cluster == 4 ? HGEMM_SWAP_FOURS : 0;
+}
+
+/* Whether swap_ab has a kernel for a shape: the rung checks this before it
+ * launches. */
 static inline int hgemm_swap_ab_launchable(hgemm_swap_ab_shape s)
 {
-    if (s.width == 192 || s.width == 224) return s.rows == 64 && s.pair == 1 && (s.cluster == 2 || s.cluster == 4);
-    int rows_fit = s.width == 256 ? s.rows == 128 : s.width == 64 ? s.rows != 192 : s.width == 96 || s.width == 128;
-    if (!rows_fit || (s.rows != 64 && s.rows != 128 && s.rows != 192)) return 0;
-    if (s.width == 96 && s.rows == 64 && s.cluster != 4) return 0;
-    if (s.width == 96 && s.rows == 128) return s.cluster == 1 && s.pair == 1;
-    if (s.pair == 2)
-        return s.cluster == 4 ? s.width != 256 && (s.width != 64 || s.rows == 64)
-                              : s.cluster == 1 && s.width == 64 && s.rows == 64;
-    return s.pair == 1 && (s.cluster == 1 || s.cluster == 4);
+    int rows_known = s.rows == 64 || s.rows == 128 || s.rows == 192;
+    return rows_known && (HGEMM_SWAP_AB_FORMS(s.rows, s.width) & hgemm_swap_ab_form(s.cluster, s.pair)) != 0;
 }
 
 /* The clusters a persistent launch takes to walk `units` units on

@@ -37,8 +37,12 @@ int main(void)
                            "100x300x129", "20x8500x70",  "100x8500x70", "200x8400x70", "200x8400x64",
                            /* swap_ab's 192-row tiles (on 132 SMs): 96 wide (A's rows
                             * two tiles of 69), 128 wide (of 100); 128-row tiles 96
-                            * wide, alone */
-                           "137x8500x100", "200x8500x64", "160x6000x64",
+                            * wide, alone (one tile of 90) */
+                           "137x8500x100", "200x8500x64", "90x8364x64",
+                           /* on the grid, two tiles across A's rows as a pair: 128-row
+                            * tiles 80 wide (two of 80; two of 67, 122 tiles, N odd)
+                            * and 96 wide (two of 92); 192-row tiles 80 and 96 wide */
+                           "160x6000x64", "133x7777x128", "183x5001x128", "141x9001x64", "190x9001x192",
                            /* persistent_multicast's TMA stores: 11 tile rows (the last
                             * cluster's second block wholly past M) by 22 tile columns,
                             * the last 4 wide, 2 rounds of 132 blocks */

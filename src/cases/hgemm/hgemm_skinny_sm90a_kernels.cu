@@ -405,7 +405,10 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  * 0.93 at 100 x 3072 x 8192).
  * Then 192-row tiles, and 128-row tiles alone, 96 wide where A's rows in
  * two tiles need no more (hgemm_swap_ab_multiply_width, with its figures:
- * up to 21% at 137 x 8500 x 3072, H200). */
+ * up to 21% at 137 x 8500 x 3072, H200); last, on the grid, those two
+ * tiles across A's rows as a pair alone, 80 wide where that holds A's
+ * rows (hgemm_swap_ab_pair_alone, with its figures: 0.75 to 0.96 of
+ * cuBLAS at 160 x 8192 x 8192, H200). */
 constexpr int SWAP_64_STAGES = 8, SWAP_TALL_STAGES = 5;
 /* 128-row tiles 128 wide: 7 stages of 32 KB (224 KB), where the other
  * rungs' 128 x 128 tiles keep 6 (WS_128_STAGES). H200, forced in a scratch
@@ -414,7 +417,8 @@ constexpr int SWAP_64_STAGES = 8, SWAP_TALL_STAGES = 5;
  * single release (above), level. */
 constexpr int SWAP_128_STAGES = 7;
 /* 128- and 192-row tiles 96 wide (hgemm_swap_ab_multiply_width): stages
- * of 28 and 36 KB */
+ * of 28 and 36 KB; 80 wide, as a pair (hgemm_swap_ab_pair_alone), the same
+ * counts (26 and 34 KB) */
 constexpr int SWAP_128_NARROW_STAGES = 8, SWAP_TALL_NARROW_STAGES = 6;
 /* 64-row tiles across all of A's rows (hgemm_swap_ab_across): stages of
  * 8 KB of B and 24 or 28 KB of A's rows */
@@ -441,36 +445,24 @@ static void launch_swap_ab(const hgemm_problem *p, cudaStream_t stream)
     if (splits > 1) split_k_reduce(p, splits, stream);
 }
 
-/* The shapes hgemm_swap_ab_launchable names, by cluster and pair (the
- * rung checks its shape before it launches): eights, fours or ones; 64
- * wide with one consumer also a pair alone; 64-row tiles 96 wide only in
- * clusters. */
+/* A tile in the form its shape names (hgemm_swap_ab_form), among those
+ * HGEMM_SWAP_AB_FORMS gives it a kernel for; the rung checked the shape
+ * (hgemm_swap_ab_launchable) before it came here. */
 template <int WIDTH, int STAGES, int CONSUMERS>
 static void launch_swap_ab(const hgemm_problem *p, cudaStream_t stream)
 {
-    if constexpr (WIDTH != 256 && (WIDTH != 64 || CONSUMERS == 1))
-        if (p->swap_ab_pair == 2) {
-            if constexpr (WIDTH == 64)
-                if (p->swap_ab_cluster == 1) return launch_swap_ab<WIDTH, STAGES, CONSUMERS, 1, 2>(p, stream);
-            return launch_swap_ab<WIDTH, STAGES, CONSUMERS, 4, 2>(p, stream);
-        }
-    if constexpr (WIDTH == 96 && CONSUMERS == 1)
-        launch_swap_ab<WIDTH, STAGES, CONSUMERS, 4>(p, stream);
-    else if (p->swap_ab_cluster == 4)
-        launch_swap_ab<WIDTH, STAGES, CONSUMERS, 4>(p, stream);
-    else
-        launch_swap_ab<WIDTH, STAGES, CONSUMERS, 1>(p, stream);
-}
-
-/* 64-row tiles across A's rows: in clusters of four or of two
- * (hgemm_swap_ab_across_cluster) */
-template <int WIDTH, int STAGES>
-static void launch_swap_ab_across(const hgemm_problem *p, cudaStream_t stream)
-{
-    if (p->swap_ab_cluster == 4)
-        launch_swap_ab<WIDTH, STAGES, 1, 4>(p, stream);
-    else
-        launch_swap_ab<WIDTH, STAGES, 1, 2>(p, stream);
+    constexpr int FORMS = HGEMM_SWAP_AB_FORMS(64 * CONSUMERS, WIDTH);
+    int form = hgemm_swap_ab_form(p->swap_ab_cluster, p->swap_ab_pair);
+    if constexpr ((FORMS & HGEMM_SWAP_ONES) != 0)
+        if (form == HGEMM_SWAP_ONES) launch_swap_ab<WIDTH, STAGES, CONSUMERS, 1>(p, stream);
+    if constexpr ((FORMS & HGEMM_SWAP_TWOS) != 0)
+        if (form == HGEMM_SWAP_TWOS) launch_swap_ab<WIDTH, STAGES, CONSUMERS, 2>(p, stream);
+    if constexpr ((FORMS & HGEMM_SWAP_FOURS) != 0)
+        if (form == HGEMM_SWAP_FOURS) launch_swap_ab<WIDTH, STAGES, CONSUMERS, 4>(p, stream);
+    if constexpr ((FORMS & HGEMM_SWAP_EIGHTS) != 0)
+        if (form == HGEMM_SWAP_EIGHTS) launch_swap_ab<WIDTH, STAGES, CONSUMERS, 4, 2>(p, stream);
+    if constexpr ((FORMS & HGEMM_SWAP_PAIR) != 0)
+        if (form == HGEMM_SWAP_PAIR) launch_swap_ab<WIDTH, STAGES, CONSUMERS, 1, 2>(p, stream);
 }
 
 /* Blocks of swap_ab's clusters of eight that can be resident at once. */
@@ -504,19 +496,25 @@ extern "C" void hgemm_swap_ab(const hgemm_problem *p, cudaStream_t stream)
             launch_swap_ab<128, SWAP_128_STAGES, 2>(p, stream);
         break;
     case 96: /* 64-row tiles in clusters of four or eight; 192-row tiles;
-              * 128-row tiles alone */
+              * 128-row tiles alone or as a pair */
         if (short_rows)
             launch_swap_ab<96, HGEMM_SWAP_SHORT_STAGES(96), 1>(p, stream);
         else if (tall_rows)
             launch_swap_ab<96, SWAP_TALL_NARROW_STAGES, 3>(p, stream);
         else
-            launch_swap_ab<96, SWAP_128_NARROW_STAGES, 2, 1>(p, stream);
+            launch_swap_ab<96, SWAP_128_NARROW_STAGES, 2>(p, stream);
         break;
-    case 192: /* across A's rows */
-        launch_swap_ab_across<192, SWAP_ACROSS_192_STAGES>(p, stream);
+    case 80: /* 128- and 192-row tiles as a pair */
+        if (tall_rows)
+            launch_swap_ab<80, SWAP_TALL_NARROW_STAGES, 3>(p, stream);
+        else
+            launch_swap_ab<80, SWAP_128_NARROW_STAGES, 2>(p, stream);
+        break;
+    case 192: /* 64-row tiles across A's rows */
+        launch_swap_ab<192, SWAP_ACROSS_192_STAGES, 1>(p, stream);
         break;
     case 224:
-        launch_swap_ab_across<224, SWAP_ACROSS_224_STAGES>(p, stream);
+        launch_swap_ab<224, SWAP_ACROSS_224_STAGES, 1>(p, stream);
         break;
     default: /* 128-row tiles */
         launch_swap_ab<256, WS_256_STAGES, 2>(p, stream);

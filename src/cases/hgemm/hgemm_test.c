@@ -382,10 +382,26 @@ static void test_swap_ab_across(void)
     SHAPE_H100(200, 11008, 4096, 192, 128, 1, 1, 1);
     SHAPE_H100(66, 4000, 3000, 64, 96, 1, 4, 1);    /* 63 tiles: enough whole on the H100 */
     SHAPE(4800.0, 66, 4000, 3000, 64, 64, 1, 1, 2); /* two slices on an H200: a pair alone in their place */
-    SHAPE_H100(160, 9216, 4096, 192, 96, 1, 1, 1);  /* two tiles of 80 rows: 96 wide */
-    SHAPE_H100(192, 6144, 4096, 128, 96, 1, 1, 1);  /* 128-row tiles alone, two of 96 */
+    SHAPE_H100(160, 9216, 4096, 192, 80, 1, 1, 2);  /* two tiles of 80 rows, on the grid: a pair 80 wide */
+    SHAPE_H100(192, 6144, 4096, 128, 96, 1, 1, 2);  /* 128-row tiles, two of 96: a pair */
+    SHAPE_H100(160, 8192, 8192, 128, 80, 1, 1, 2);  /* 128 pairs' blocks */
+    SHAPE_H100(144, 12288, 4096, 192, 80, 1, 1, 2); /* 192-row tiles: 128 blocks */
+    SHAPE_H100(160, 16384, 4096, 128, 256, 1, 1, 1); /* past a wave: 256 wide, no pair */
+    SHAPE_H100(256, 11008, 4096, 192, 128, 1, 1, 1); /* 128 wide: alone */
+    SHAPE_H100(160, 9216, 4000, 192, 96, 1, 4, 1);  /* off the grid: fours, no pair */
     SHAPE_H100(178, 8453, 66, 192, 96, 1, 4, 2);    /* 192-row eights, 89 rows a tile */
     SHAPE_H100(200, 8482, 106, 192, 128, 1, 4, 1);  /* two tiles of 100: 128 wide */
+    /* a pair alone on the grid: 80 wide where that holds A's rows, else 96 (132 blocks in twos) */
+    EXPECT(hgemm_swap_ab_pair_alone(160, 8192, hgemm_ld(8192), 128, 96, 1, 1, 1, 132) == 80);
+    EXPECT(hgemm_swap_ab_pair_alone(161, 8192, hgemm_ld(8192), 128, 96, 1, 1, 1, 132) == 96);
+    EXPECT(hgemm_swap_ab_pair_alone(160, 8192, hgemm_ld(8192), 128, 96, 1, 1, 1, 120) == 0); /* 128 blocks */
+    EXPECT(hgemm_swap_ab_pair_alone(160, 8192, hgemm_ld(4000), 128, 96, 1, 1, 1, 132) == 0); /* off the grid */
+    EXPECT(hgemm_swap_ab_pair_alone(200, 8192, hgemm_ld(8192), 128, 128, 1, 1, 1, 132) == 0); /* 128 wide */
+    EXPECT(hgemm_swap_ab_pair_alone(160, 8192, hgemm_ld(8192), 128, 96, 1, 4, 1, 132) == 0);  /* in fours */
+    EXPECT(hgemm_swap_ab_pair_alone(160, 8192, hgemm_ld(8192), 192, 96, 1, 4, 2, 132) == 0);  /* in eights */
+    EXPECT(hgemm_swap_ab_pair_alone(160, 8192, hgemm_ld(8192), 128, 96, 2, 1, 1, 132) == 0);  /* in slices */
+    EXPECT(hgemm_swap_ab_pair_alone(90, 8192, hgemm_ld(8192), 128, 96, 1, 1, 1, 132) == 0);   /* one tile across */
+    EXPECT(hgemm_swap_ab_pair_alone(160, 8192, hgemm_ld(8192), 64, 96, 1, 1, 1, 132) == 0);   /* 64-row tiles */
     /* 96 wide: 192-row tiles in any cluster, 128-row tiles alone, two tiles of 96 rows at most */
     EXPECT(hgemm_swap_ab_multiply_width(128, 192, 80, 4) == 96 && hgemm_swap_ab_multiply_width(128, 192, 96, 1) == 96);
     EXPECT(hgemm_swap_ab_multiply_width(128, 192, 97, 1) == 128 && hgemm_swap_ab_multiply_width(128, 128, 80, 4) == 128);
@@ -407,8 +423,13 @@ static void test_swap_ab_launchable(void)
     EXPECT(hgemm_swap_ab_launchable((hgemm_swap_ab_shape){64, 224, 1, 2, 1}));
     EXPECT(hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 256, 2, 4, 1}));
     EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){64, 96, 1, 1, 1}));   /* 96 wide alone: rows 128 only */
-    EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 128, 1, 1, 2})); /* a pair alone: 64 wide only */
+    EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 128, 1, 1, 2})); /* a pair alone: 64, 80, 96 wide */
     EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 96, 1, 4, 1}));
+    EXPECT(hgemm_swap_ab_launchable((hgemm_swap_ab_shape){192, 80, 1, 1, 2}));  /* a pair alone 80 wide */
+    EXPECT(hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 96, 1, 1, 2}));
+    EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 80, 1, 1, 1})); /* 80 wide: in pairs only */
+    EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){64, 80, 1, 1, 2}));
+    EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){64, 128, 1, 3, 1}));
     EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 256, 1, 4, 2}));
     EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){64, 192, 1, 1, 1})); /* across A's rows: in clusters */
     EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){192, 64, 1, 1, 1}));
