@@ -516,38 +516,48 @@ static inline int hgemm_swap_ab_halves(int m, int n, int ld, int rows, int width
     return tiles * 2 <= slots2 ? 1 : 0;
 }
 
-/* swap_ab's 128- and 192-row tiles alone, 96 wide (A's rows in two tiles
- * of 96 or fewer), where rows are on the 128-byte grid: the two tiles
- * across A's rows side by side as a pair (cluster 1, pair 2), each block
- * bringing half of its B tile to the block beside it, 80 wide where A's
- * rows in two tiles come to 80 or fewer: cuBLAS's 128x80 1x2 and 192x80
- * 1x2. Alone, each SM brings all its tiles' box rows (208 a k-tile at 160
- * x 8192 x 8192), about 1.1 sectors a clock an SM on 128 SMs (Nsight
- * Compute, H200: 748 clocks a k-tile, its multiply 384; cuBLAS 144 rows,
- * 537 clocks). 128 wide (M past 192), the shared memory's traffic (the
- * tiles' writes and each consumer's wgmma reads of the 128-wide operand)
- * bounds the k-tile first, and halving the copies of B gained nothing.
- * Taken where the pairs fit at once (`slots2`). H200, forced in a scratch
- * build, one call, two rounds, against the ones:
- *   160 x 8192 x 8192    41.3 against 52.6 us   (0.95-0.97 of cuBLAS against 0.75)
- *   129 x 8192 x 4096    24.9 against 28.9      (1.01 against 0.85-0.90)
- *   144 x 12288 x 4096   33.1 against 38.2-41.0 (0.93 against 0.75-0.81; 192 rows)
- *   160 x 9216 x 4096    29.8 against 33.9      (1.01 against 0.89; 192 rows)
- *   192 x 6144 x 4096    23.5 against 26.0      (0.90 against 0.81; 96 wide)
- *   160 x 6000 x 4096    22.6 against 23.4-25.8 (0.90 against 0.78-0.86)
- * 96 wide where 80 hold A's rows: 1-4% slower (41.6, 25.1, 33.5, 31.1,
- * 23.2 us). Not kept, 128 wide: 39.4 against 38.8 us at 256 x 11008 x
- * 4096, 69.1 against 70.0 at 200 x 11008 x 8192, 27.8 against 27.1 at 250
- * x 5000 x 4096. Returns the pair's width (80 or 96), or 0 where not
- * taken. */
-static inline int hgemm_swap_ab_pair_alone(int m, int n, int ld, int rows, int width, int splits, int cluster,
-                                           int pair, int slots2)
+/* swap_ab's 128- and 192-row tiles alone, where rows are on the 128-byte
+ * grid and A's rows take two tiles of 112 or fewer (M 129 to 224): the two
+ * tiles across A's rows side by side as a pair (cluster 1, pair 2), each
+ * block bringing half of its B tile to the block beside it, as wide as
+ * A's rows in a tile need of 80, 96, 104 and 112: cuBLAS's 128x80 1x2,
+ * 192x80 1x2 and 128x104 1x2. Alone, each SM brings all its tiles' box
+ * rows (208 a k-tile at 160 x 8192 x 8192), about 1.1 sectors a clock an
+ * SM on 128 SMs (Nsight Compute, H200: 748 clocks a k-tile, its multiply
+ * 384; cuBLAS 144 rows, 537 clocks). 128 wide (A's rows past 224), the
+ * shared memory's traffic (the tiles' writes and each consumer's wgmma
+ * reads of the 128-wide operand) bounds the k-tile first, and halving the
+ * copies of B gained nothing. Taken where the pairs fit at once
+ * (`slots2`) and fill two thirds of the SMs or more: with fewer, each SM's
+ * copies go faster and the pair lost (130 x 4608 x 4096, 72 blocks: 23.5
+ * against 22.2 us on an H100, level on an H200). Against the ones, one
+ * call a card, two rounds, ratio to cuBLAS:
+ *                        H200                         H100
+ *   160 x 8192 x 8192    0.95-0.96 against 0.70-0.74  0.97 against 0.88-0.92
+ *   150 x 10240 x 8192   0.93-0.94 against 0.70-0.71  0.96-0.99 against 0.86-0.87
+ *   144 x 12288 x 4096   0.93 against 0.74-0.79       0.95-0.96 against 0.91-0.92
+ *   160 x 9216 x 4096    1.01 against 0.83-0.99       0.95 against 0.79-0.89
+ *   129 x 8192 x 4096    1.01-1.02 against 0.81-0.90  0.94 against 0.89
+ *   176 x 8192 x 4096    1.06 against 0.86-0.89       0.93-0.94 against 0.89-0.91
+ *   184 x 7168 x 4096    1.10-1.11 against 0.90-0.91  0.92-0.93 against 0.86
+ *   192 x 6144 x 4096    0.90 against 0.77-0.81       0.92 against 0.78-0.83
+ *   160 x 6000 x 4096    0.90 against 0.70-0.79       0.92 against 0.78
+ * and, forced in a scratch build (H100): 104 wide 55.3 against 61.4 us at
+ * 200 x 8192 x 8192, 73.5 against 78.4-86.5 at 200 x 11008 x 8192, 27.6
+ * against 31.1-35.1 at 208 x 6144 x 4096; 112 wide 32.3 against 35.2 at
+ * 224 x 8192 x 4096, 42.6 against 44.6-50.9 at 220 x 11008 x 4096. 96
+ * wide where 80 hold A's rows: 1-4% slower (H200). Not kept, 128 wide
+ * (H200): 39.4 against 38.8 us at 256 x 11008 x 4096, 27.8 against 27.1
+ * at 250 x 5000 x 4096. Returns the pair's width, or 0 where not taken. */
+static inline int hgemm_swap_ab_pair_alone(int m, int n, int ld, int sms, int rows, int width, int splits,
+                                           int cluster, int pair, int slots2)
 {
-    if (rows == 64 || width != 96 || splits != 1 || cluster != 1 || pair != 1 || hgemm_box_row_requests(ld) != 1)
+    if (rows == 64 || width > 128 || splits != 1 || cluster != 1 || pair != 1 || hgemm_box_row_requests(ld) != 1)
         return 0;
     int cols = hgemm_swap_ab_tile_cols(m, width);
-    if ((m + cols - 1) / cols != 2 || 2LL * ((n + rows - 1) / rows) > slots2) return 0;
-    return cols <= 80 ? 80 : 96;
+    long long blocks = 2LL * ((n + rows - 1) / rows);
+    if ((m + cols - 1) / cols != 2 || cols > 112 || blocks > slots2 || 3 * blocks < 2LL * sms) return 0;
+    return cols <= 80 ? 80 : cols <= 96 ? 96 : cols <= 104 ? 104 : 112;
 }
 
 /* swap_ab's tiles: rows of B a tile, wgmma width, slices of K, blocks a
@@ -587,7 +597,7 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
     if (hgemm_swap_ab_tall_pairs(m, n, ld, s.rows, s.width, s.splits, s.cluster, slots4, slots8))
         s.rows = 192, s.splits = 1, s.cluster = 4, s.pair = 2;
     s.width = hgemm_swap_ab_multiply_width(s.width, s.rows, hgemm_swap_ab_tile_cols(m, s.width), s.cluster);
-    int pair_width = hgemm_swap_ab_pair_alone(m, n, ld, s.rows, s.width, s.splits, s.cluster, s.pair, slots2);
+    int pair_width = hgemm_swap_ab_pair_alone(m, n, ld, sms, s.rows, s.width, s.splits, s.cluster, s.pair, slots2);
     if (pair_width) s.width = pair_width, s.pair = 2;
     return s;
 }
@@ -606,9 +616,9 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
  * consumer warpgroups) by `width`; hgemm_swap_ab instantiates these and no
  * other, and the rules above never leave them (hgemm_test sweeps them).
  * A constant expression, for the kernels' templates. 64-row tiles 96 wide
- * come from a cluster's shares (hgemm_swap_ab_cluster_width), 80 wide from
- * a pair alone (hgemm_swap_ab_pair_alone), 192 and 224 wide across A's
- * rows (hgemm_swap_ab_across). */
+ * come from a cluster's shares (hgemm_swap_ab_cluster_width), 80, 104 and
+ * 112 wide from a pair alone (hgemm_swap_ab_pair_alone), 192 and 224 wide
+ * across A's rows (hgemm_swap_ab_across). */
 #define HGEMM_SWAP_AB_FORMS(rows, width)                                                                             \
     ((width) == 192 || (width) == 224 ? ((rows) == 64 ? HGEMM_SWAP_TWOS | HGEMM_SWAP_FOURS : 0)                     \
      : (width) == 256               ? ((rows) == 128 ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS : 0)                      \
@@ -616,7 +626,7 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
      : (width) == 96  ? ((rows) == 64    ? HGEMM_SWAP_FOURS | HGEMM_SWAP_EIGHTS                                      \
                          : (rows) == 128 ? HGEMM_SWAP_ONES | HGEMM_SWAP_PAIR                                         \
                                          : HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS | HGEMM_SWAP_EIGHTS | HGEMM_SWAP_PAIR) \
-     : (width) == 80  ? ((rows) != 64 ? HGEMM_SWAP_PAIR : 0)                                                         \
+     : (width) == 80 || (width) == 104 || (width) == 112 ? ((rows) != 64 ? HGEMM_SWAP_PAIR : 0)                    \
      : (width) == 64  ? ((rows) == 64    ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS | HGEMM_SWAP_EIGHTS | HGEMM_SWAP_PAIR  \
                          : (rows) == 128 ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS                                        \
                                          : 0)                                                                        \

@@ -40,9 +40,11 @@ int main(void)
                             * wide, alone (one tile of 90) */
                            "137x8500x100", "200x8500x64", "90x8364x64",
                            /* on the grid, two tiles across A's rows as a pair: 128-row
-                            * tiles 80 wide (two of 80; two of 67, 122 tiles, N odd)
-                            * and 96 wide (two of 92); 192-row tiles 80 and 96 wide */
-                           "160x6000x64", "133x7777x128", "183x5001x128", "141x9001x64", "190x9001x192",
+                            * tiles 80 wide (two of 80; two of 67, 122 tiles, N odd),
+                            * 96 wide (two of 92) and 104 wide (of 102); 192-row tiles
+                            * 80, 96 and 112 wide (of 71, 95, 110) */
+                           "160x6000x64", "133x7777x128", "183x5633x128", "203x6001x64", "141x9001x64",
+                           "190x9001x192", "219x9001x128",
                            /* persistent_multicast's TMA stores: 11 tile rows (the last
                             * cluster's second block wholly past M) by 22 tile columns,
                             * the last 4 wide, 2 rounds of 132 blocks */

@@ -407,8 +407,8 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  * two tiles need no more (hgemm_swap_ab_multiply_width, with its figures:
  * up to 21% at 137 x 8500 x 3072, H200); last, on the grid, those two
  * tiles across A's rows as a pair alone, 80 wide where that holds A's
- * rows (hgemm_swap_ab_pair_alone, with its figures: 0.75 to 0.96 of
- * cuBLAS at 160 x 8192 x 8192, H200). */
+ * rows, 104 or 112 wide past 192 rows (hgemm_swap_ab_pair_alone, with its
+ * figures: 0.70-0.74 to 0.95-0.96 of cuBLAS at 160 x 8192 x 8192, H200). */
 constexpr int SWAP_64_STAGES = 8, SWAP_TALL_STAGES = 5;
 /* 128-row tiles 128 wide: 7 stages of 32 KB (224 KB), where the other
  * rungs' 128 x 128 tiles keep 6 (WS_128_STAGES). H200, forced in a scratch
@@ -416,10 +416,13 @@ constexpr int SWAP_64_STAGES = 8, SWAP_TALL_STAGES = 5;
  * 256 x 5000 x 3000, 27.0 against 27.3 at 192 x 6144 x 4096; beside the
  * single release (above), level. */
 constexpr int SWAP_128_STAGES = 7;
-/* 128- and 192-row tiles 96 wide (hgemm_swap_ab_multiply_width): stages
- * of 28 and 36 KB; 80 wide, as a pair (hgemm_swap_ab_pair_alone), the same
- * counts (26 and 34 KB) */
-constexpr int SWAP_128_NARROW_STAGES = 8, SWAP_TALL_NARROW_STAGES = 6;
+/* 128- and 192-row tiles 80 to 112 wide (hgemm_swap_ab_multiply_width,
+ * hgemm_swap_ab_pair_alone): the deepest ring that fits a block's 227 KB
+ * with its two barriers a stage (96 wide: 8 stages of 28 KB, 6 of 36). */
+constexpr int swap_ab_narrow_stages(int consumers, int width)
+{
+    return (227 * 1024 - 1024) / ((64 * consumers + width) * HGEMM_ROW_BYTES + 2 * 8);
+}
 /* 64-row tiles across all of A's rows (hgemm_swap_ab_across): stages of
  * 8 KB of B and 24 or 28 KB of A's rows */
 constexpr int SWAP_ACROSS_192_STAGES = 7, SWAP_ACROSS_224_STAGES = 6;
@@ -465,6 +468,16 @@ static void launch_swap_ab(const hgemm_problem *p, cudaStream_t stream)
         if (form == HGEMM_SWAP_PAIR) launch_swap_ab<WIDTH, STAGES, CONSUMERS, 1, 2>(p, stream);
 }
 
+/* 128- and 192-row tiles 80 to 112 wide */
+template <int WIDTH>
+static void launch_swap_ab_narrow(const hgemm_problem *p, cudaStream_t stream)
+{
+    if (p->swap_ab_rows == 192)
+        launch_swap_ab<WIDTH, swap_ab_narrow_stages(3, WIDTH), 3>(p, stream);
+    else
+        launch_swap_ab<WIDTH, swap_ab_narrow_stages(2, WIDTH), 2>(p, stream);
+}
+
 /* Blocks of swap_ab's clusters of eight that can be resident at once. */
 extern "C" int hgemm_swap_ab_pair_blocks(const hgemm_problem *p)
 {
@@ -495,20 +508,21 @@ extern "C" void hgemm_swap_ab(const hgemm_problem *p, cudaStream_t stream)
         else
             launch_swap_ab<128, SWAP_128_STAGES, 2>(p, stream);
         break;
-    case 96: /* 64-row tiles in clusters of four or eight; 192-row tiles;
-              * 128-row tiles alone or as a pair */
+    case 96: /* 64-row tiles in clusters of four or eight; 128- and
+              * 192-row tiles alone, as a pair, in clusters */
         if (short_rows)
             launch_swap_ab<96, HGEMM_SWAP_SHORT_STAGES(96), 1>(p, stream);
-        else if (tall_rows)
-            launch_swap_ab<96, SWAP_TALL_NARROW_STAGES, 3>(p, stream);
         else
-            launch_swap_ab<96, SWAP_128_NARROW_STAGES, 2>(p, stream);
+            launch_swap_ab_narrow<96>(p, stream);
         break;
     case 80: /* 128- and 192-row tiles as a pair */
-        if (tall_rows)
-            launch_swap_ab<80, SWAP_TALL_NARROW_STAGES, 3>(p, stream);
-        else
-            launch_swap_ab<80, SWAP_128_NARROW_STAGES, 2>(p, stream);
+        launch_swap_ab_narrow<80>(p, stream);
+        break;
+    case 104:
+        launch_swap_ab_narrow<104>(p, stream);
+        break;
+    case 112:
+        launch_swap_ab_narrow<112>(p, stream);
         break;
     case 192: /* 64-row tiles across A's rows */
         launch_swap_ab<192, SWAP_ACROSS_192_STAGES, 1>(p, stream);
@@ -571,8 +585,10 @@ size_t hgemm_skinny_shared_bytes(hgemm_launcher *rung)
                          ws_shape<96, HGEMM_SWAP_SHORT_STAGES(96), 1>::SHARED_BYTES,
                          ws_shape<128, HGEMM_SWAP_SHORT_STAGES(128), 1>::SHARED_BYTES,
                          ws_shape<128, SWAP_TALL_STAGES, 3>::SHARED_BYTES,
-                         ws_shape<96, SWAP_128_NARROW_STAGES>::SHARED_BYTES,
-                         ws_shape<96, SWAP_TALL_NARROW_STAGES, 3>::SHARED_BYTES,
+                         ws_shape<96, swap_ab_narrow_stages(2, 96)>::SHARED_BYTES,
+                         ws_shape<96, swap_ab_narrow_stages(3, 96), 3>::SHARED_BYTES,
+                         ws_shape<112, swap_ab_narrow_stages(2, 112)>::SHARED_BYTES,
+                         ws_shape<112, swap_ab_narrow_stages(3, 112), 3>::SHARED_BYTES,
                          ws_shape<192, SWAP_ACROSS_192_STAGES, 1>::SHARED_BYTES,
                          ws_shape<224, SWAP_ACROSS_224_STAGES, 1>::SHARED_BYTES});
     if (rung == hgemm_narrow_tiles) return ws_shape<NARROW_BN, NARROW_STAGES>::SHARED_BYTES;

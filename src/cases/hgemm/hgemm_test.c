@@ -379,7 +379,7 @@ static void test_swap_ab_across(void)
     SHAPE_H100(100, 3000, 3000, 64, 64, 1, 4, 2);   /* two tiles 64 wide in eights, not two slices */
     SHAPE_H100(250, 5000, 2000, 128, 128, 1, 4, 1); /* fours: eights' estimate 0.80 */
     SHAPE_H100(32, 11008, 4096, 128, 64, 1, 1, 1);  /* rows on the grid: alone */
-    SHAPE_H100(200, 11008, 4096, 192, 128, 1, 1, 1);
+    SHAPE_H100(200, 11008, 4096, 192, 104, 1, 1, 2); /* two tiles of 100 on the grid: a pair 104 wide */
     SHAPE_H100(66, 4000, 3000, 64, 96, 1, 4, 1);    /* 63 tiles: enough whole on the H100 */
     SHAPE(4800.0, 66, 4000, 3000, 64, 64, 1, 1, 2); /* two slices on an H200: a pair alone in their place */
     SHAPE_H100(160, 9216, 4096, 192, 80, 1, 1, 2);  /* two tiles of 80 rows, on the grid: a pair 80 wide */
@@ -388,20 +388,31 @@ static void test_swap_ab_across(void)
     SHAPE_H100(144, 12288, 4096, 192, 80, 1, 1, 2); /* 192-row tiles: 128 blocks */
     SHAPE_H100(160, 16384, 4096, 128, 256, 1, 1, 1); /* past a wave: 256 wide, no pair */
     SHAPE_H100(256, 11008, 4096, 192, 128, 1, 1, 1); /* 128 wide: alone */
+    SHAPE_H100(200, 8192, 8192, 128, 104, 1, 1, 2); /* two tiles of 100: a pair 104 wide */
+    SHAPE_H100(220, 11008, 4096, 192, 112, 1, 1, 2); /* 116 blocks, tiles of 110 */
+    SHAPE_H100(130, 4608, 4096, 128, 96, 1, 1, 1);  /* 72 blocks: alone */
     SHAPE_H100(160, 9216, 4000, 192, 96, 1, 4, 1);  /* off the grid: fours, no pair */
     SHAPE_H100(178, 8453, 66, 192, 96, 1, 4, 2);    /* 192-row eights, 89 rows a tile */
     SHAPE_H100(200, 8482, 106, 192, 128, 1, 4, 1);  /* two tiles of 100: 128 wide */
-    /* a pair alone on the grid: 80 wide where that holds A's rows, else 96 (132 blocks in twos) */
-    EXPECT(hgemm_swap_ab_pair_alone(160, 8192, hgemm_ld(8192), 128, 96, 1, 1, 1, 132) == 80);
-    EXPECT(hgemm_swap_ab_pair_alone(161, 8192, hgemm_ld(8192), 128, 96, 1, 1, 1, 132) == 96);
-    EXPECT(hgemm_swap_ab_pair_alone(160, 8192, hgemm_ld(8192), 128, 96, 1, 1, 1, 120) == 0); /* 128 blocks */
-    EXPECT(hgemm_swap_ab_pair_alone(160, 8192, hgemm_ld(4000), 128, 96, 1, 1, 1, 132) == 0); /* off the grid */
-    EXPECT(hgemm_swap_ab_pair_alone(200, 8192, hgemm_ld(8192), 128, 128, 1, 1, 1, 132) == 0); /* 128 wide */
-    EXPECT(hgemm_swap_ab_pair_alone(160, 8192, hgemm_ld(8192), 128, 96, 1, 4, 1, 132) == 0);  /* in fours */
-    EXPECT(hgemm_swap_ab_pair_alone(160, 8192, hgemm_ld(8192), 192, 96, 1, 4, 2, 132) == 0);  /* in eights */
-    EXPECT(hgemm_swap_ab_pair_alone(160, 8192, hgemm_ld(8192), 128, 96, 2, 1, 1, 132) == 0);  /* in slices */
-    EXPECT(hgemm_swap_ab_pair_alone(90, 8192, hgemm_ld(8192), 128, 96, 1, 1, 1, 132) == 0);   /* one tile across */
-    EXPECT(hgemm_swap_ab_pair_alone(160, 8192, hgemm_ld(8192), 64, 96, 1, 1, 1, 132) == 0);   /* 64-row tiles */
+    /* a pair alone on the grid, as wide as A's rows in a tile need of 80, 96, 104, 112 (132 SMs, 132 blocks in twos) */
+#define PAIR_ALONE(m, n, k, rows, width, splits, cluster, pair, slots2) \
+    hgemm_swap_ab_pair_alone(m, n, hgemm_ld(k), 132, rows, width, splits, cluster, pair, slots2)
+    EXPECT(PAIR_ALONE(160, 8192, 8192, 128, 96, 1, 1, 1, 132) == 80);
+    EXPECT(PAIR_ALONE(161, 8192, 8192, 128, 96, 1, 1, 1, 132) == 96);
+    EXPECT(PAIR_ALONE(193, 8192, 8192, 128, 128, 1, 1, 1, 132) == 104 && PAIR_ALONE(208, 8192, 8192, 128, 128, 1, 1, 1, 132) == 104);
+    EXPECT(PAIR_ALONE(209, 8192, 8192, 128, 128, 1, 1, 1, 132) == 112 && PAIR_ALONE(224, 8192, 8192, 128, 128, 1, 1, 1, 132) == 112);
+    EXPECT(PAIR_ALONE(225, 8192, 8192, 128, 128, 1, 1, 1, 132) == 0); /* 128 wide */
+    EXPECT(PAIR_ALONE(160, 8192, 8192, 128, 96, 1, 1, 1, 120) == 0);  /* 128 blocks: more than fit */
+    EXPECT(PAIR_ALONE(160, 5504, 4096, 128, 96, 1, 1, 1, 132) == 0);  /* 86 blocks: under two thirds of the SMs */
+    EXPECT(PAIR_ALONE(160, 5505, 4096, 128, 96, 1, 1, 1, 132) == 80); /* 88 */
+    EXPECT(PAIR_ALONE(160, 8192, 4000, 128, 96, 1, 1, 1, 132) == 0);  /* off the grid */
+    EXPECT(PAIR_ALONE(160, 8192, 8192, 128, 96, 1, 4, 1, 132) == 0);  /* in fours */
+    EXPECT(PAIR_ALONE(160, 8192, 8192, 192, 96, 1, 4, 2, 132) == 0);  /* in eights */
+    EXPECT(PAIR_ALONE(160, 8192, 8192, 128, 96, 2, 1, 1, 132) == 0);  /* in slices */
+    EXPECT(PAIR_ALONE(90, 8192, 8192, 128, 96, 1, 1, 1, 132) == 0);   /* one tile across */
+    EXPECT(PAIR_ALONE(160, 8192, 8192, 64, 96, 1, 1, 1, 132) == 0);   /* 64-row tiles */
+    EXPECT(PAIR_ALONE(200, 5000, 8192, 64, 224, 1, 2, 1, 132) == 0);  /* across A's rows */
+#undef PAIR_ALONE
     /* 96 wide: 192-row tiles in any cluster, 128-row tiles alone, two tiles of 96 rows at most */
     EXPECT(hgemm_swap_ab_multiply_width(128, 192, 80, 4) == 96 && hgemm_swap_ab_multiply_width(128, 192, 96, 1) == 96);
     EXPECT(hgemm_swap_ab_multiply_width(128, 192, 97, 1) == 128 && hgemm_swap_ab_multiply_width(128, 128, 80, 4) == 128);
@@ -427,6 +438,9 @@ static void test_swap_ab_launchable(void)
     EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 96, 1, 4, 1}));
     EXPECT(hgemm_swap_ab_launchable((hgemm_swap_ab_shape){192, 80, 1, 1, 2}));  /* a pair alone 80 wide */
     EXPECT(hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 96, 1, 1, 2}));
+    EXPECT(hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 104, 1, 1, 2}));
+    EXPECT(hgemm_swap_ab_launchable((hgemm_swap_ab_shape){192, 112, 1, 1, 2}));
+    EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){192, 112, 1, 4, 2}));
     EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 80, 1, 1, 1})); /* 80 wide: in pairs only */
     EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){64, 80, 1, 1, 2}));
     EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){64, 128, 1, 3, 1}));
