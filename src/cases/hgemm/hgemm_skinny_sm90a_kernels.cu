@@ -585,10 +585,9 @@ size_t hgemm_skinny_shared_bytes(hgemm_launcher *rung)
                          ws_shape<96, HGEMM_SWAP_SHORT_STAGES(96), 1>::SHARED_BYTES,
                          ws_shape<128, HGEMM_SWAP_SHORT_STAGES(128), 1>::SHARED_BYTES,
                          ws_shape<128, SWAP_TALL_STAGES, 3>::SHARED_BYTES,
+                         /* 80 to 112 wide, 128 or 192 rows: the deepest rings, none
+                          * above 128 rows 96 wide (225 KB) */
                          ws_shape<96, swap_ab_narrow_stages(2, 96)>::SHARED_BYTES,
-                         ws_shape<96, swap_ab_narrow_stages(3, 96), 3>::SHARED_BYTES,
-                         ws_shape<112, swap_ab_narrow_stages(2, 112)>::SHARED_BYTES,
-                         ws_shape<112, swap_ab_narrow_stages(3, 112), 3>::SHARED_BYTES,
                          ws_shape<192, SWAP_ACROSS_192_STAGES, 1>::SHARED_BYTES,
                          ws_shape<224, SWAP_ACROSS_224_STAGES, 1>::SHARED_BYTES});
     if (rung == hgemm_narrow_tiles) return ws_shape<NARROW_BN, NARROW_STAGES>::SHARED_BYTES;
