@@ -165,6 +165,14 @@ static inline HGEMM_HOST_DEVICE int hgemm_swap_ab_tile_cols(int m, int tile_widt
     return (m + tiles - 1) / tiles;
 }
 
+/* swap_ab's tiles across A's m rows at `tile_width` (each of
+ * hgemm_swap_ab_tile_cols rows). */
+static inline int hgemm_swap_ab_tiles_across(int m, int tile_width)
+{
+    int cols = hgemm_swap_ab_tile_cols(m, tile_width);
+    return (m + cols - 1) / cols;
+}
+
 /* The rows of a tile's B operand (A's rows, in swap_ab) that each block
  * of a cluster brings into all of them by multicast: an even share of the
  * tile's `cols`, exactly (25 of 97 rows in fours). A share may start at any
@@ -230,8 +238,7 @@ static inline int hgemm_swap_ab_splits(int m, int n, int k, int sms, double stre
     int rows = hgemm_swap_ab_rows(m, n, sms), width = hgemm_swap_ab_tile_width(m, n, sms);
     double in_flight = HGEMM_SWAP_SHORT_STAGES(width) * 64 * 128;
     int enough = rows != 64 ? (sms + 1) / 2 : (int)ceil(stream_bytes / in_flight);
-    int cols = hgemm_swap_ab_tile_cols(m, width);
-    return hgemm_split_count((long long)((n + rows - 1) / rows) * ((m + cols - 1) / cols), k, sms, enough);
+    return hgemm_split_count((long long)((n + rows - 1) / rows) * hgemm_swap_ab_tiles_across(m, width), k, sms, enough);
 }
 
 /* L2 requests the tensor copy engine makes, on average, for a box row (128
@@ -344,8 +351,9 @@ static inline int hgemm_swap_ab_cluster(int m, int n, int k, int ld, int sms, do
                                         double dram_bytes_per_clock)
 {
     if (!hgemm_swap_ab_width(m) || slots4 < 4 || hgemm_box_row_requests(ld) == 1) return 1;
-    int rows = hgemm_swap_ab_rows(m, n, sms), cols = hgemm_swap_ab_tile_cols(m, hgemm_swap_ab_tile_width(m, n, sms));
-    long long tiles_b = (n + rows - 1) / rows, tiles_a = (m + cols - 1) / cols;
+    int rows = hgemm_swap_ab_rows(m, n, sms), width = hgemm_swap_ab_tile_width(m, n, sms);
+    int cols = hgemm_swap_ab_tile_cols(m, width);
+    long long tiles_b = (n + rows - 1) / rows, tiles_a = hgemm_swap_ab_tiles_across(m, width);
     long long blocks = (tiles_b + 3) / 4 * 4 * tiles_a * hgemm_swap_ab_splits(m, n, k, sms, stream_bytes);
     if (blocks > slots4) return 1;
     double dram = hgemm_dram_clocks(n, dram_bytes_per_clock);
@@ -407,7 +415,7 @@ static inline int hgemm_swap_ab_across(int m, int n, int k, int ld, int sms, dou
     int rows = hgemm_swap_ab_rows(m, n, sms), tile_width = hgemm_swap_ab_tile_width(m, n, sms);
     int cols = hgemm_swap_ab_tile_cols(m, tile_width), splits = hgemm_swap_ab_splits(m, n, k, sms, stream_bytes);
     int cluster = hgemm_swap_ab_cluster(m, n, k, ld, sms, stream_bytes, slots4, dram_bytes_per_clock);
-    long long tiles_b = (n + rows - 1) / rows, tiles_a = (m + cols - 1) / cols;
+    long long tiles_b = (n + rows - 1) / rows, tiles_a = hgemm_swap_ab_tiles_across(m, tile_width);
     long long blocks = (tiles_b + cluster - 1) / cluster * cluster * tiles_a * splits;
     long long slots = cluster == 4 ? slots4 : sms, rounds = (blocks + slots - 1) / slots;
     double copies = hgemm_copy_clocks(rows + (cluster == 4 ? hgemm_cluster_share(cols, 4) : cols), ld);
@@ -462,9 +470,8 @@ static inline int hgemm_swap_ab_multiply_width(int width, int rows, int cols, in
 static inline int hgemm_swap_ab_pairs(int m, int n, int ld, int rows, int width, int splits, int cluster, int slots8,
                                       double dram_bytes_per_clock)
 {
-    if (cluster != 4 || slots8 < 8) return 0;
+    if (cluster != 4 || slots8 < 8 || hgemm_swap_ab_tiles_across(m, width) != 2) return 0;
     int cols = hgemm_swap_ab_tile_cols(m, width);
-    if ((m + cols - 1) / cols != 2) return 0;
     long long blocks = ((long long)(n + rows - 1) / rows + 3) / 4 * 4 * 2 * splits;
     if (blocks > slots8) return 0;
     double rest = fmax(hgemm_multiply_clocks(rows, width), hgemm_dram_clocks(n, dram_bytes_per_clock));
@@ -488,8 +495,7 @@ static inline int hgemm_swap_ab_tall_pairs(int m, int n, int ld, int rows, int w
                                            int slots4, int slots8)
 {
     if (cluster != 1 || rows != 128 || width != 128 || slots8 < 8 || hgemm_box_row_requests(ld) == 1) return 0;
-    int cols = hgemm_swap_ab_tile_cols(m, width);
-    if ((m + cols - 1) / cols != 2) return 0;
+    if (hgemm_swap_ab_tiles_across(m, width) != 2) return 0;
     long long fours = ((long long)(n + 127) / 128 + 3) / 4 * 4 * 2 * splits;
     return fours > slots4 && ((n + 191) / 192 + 3) / 4 * 4 * 2 <= slots8;
 }
@@ -556,7 +562,8 @@ static inline int hgemm_swap_ab_pair_alone(int m, int n, int ld, int sms, int ro
         return 0;
     int cols = hgemm_swap_ab_tile_cols(m, width);
     long long blocks = 2LL * ((n + rows - 1) / rows);
-    if ((m + cols - 1) / cols != 2 || cols > 112 || blocks > slots2 || 3 * blocks < 2LL * sms) return 0;
+    if (hgemm_swap_ab_tiles_across(m, width) != 2 || cols > 112 || blocks > slots2 || 3 * blocks < 2LL * sms)
+        return 0;
     return cols <= 80 ? 80 : cols <= 96 ? 96 : cols <= 104 ? 104 : 112;
 }
 
