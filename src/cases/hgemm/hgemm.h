@@ -186,16 +186,23 @@ static inline HGEMM_HOST_DEVICE int hgemm_cluster_share(int cols, int cluster)
     return (cols + cluster - 1) / cluster;
 }
 
+/* The stages of swap_ab's ring for tiles of 64 x `consumers` rows of B
+ * by `width` rows of A, 128 bytes each: the most that fit a block's 227 KB
+ * with 1 KB for the ring's alignment and two 8-byte barriers a stage
+ * (64-row tiles: 14 stages at width 64, 11 at 96, 9 at 128; 128-row tiles
+ * 128 wide: 7). A constant expression, for the kernels' templates. */
+#define HGEMM_SWAP_STAGES(consumers, width) \
+    ((227 * 1024 - 1024) / ((64 * (consumers) + (width)) * 128 + 16))
+
 /* swap_ab's tiles: 128 of B's n rows by all of A's, or 64 rows (twice
  * the tiles, one consumer warpgroup each, a deeper ring of
- * HGEMM_SWAP_SHORT_STAGES) where 128-row tiles would give fewer than half
+ * HGEMM_SWAP_STAGES) where 128-row tiles would give fewer than half
  * the SMs one. A 64-row tile is at most 128 wide (past that its ring would
  * hold 5 stages): A's rows past 128 take two tiles, where the 64-row tiles
  * then make one wave at most (250 x 5000 x 3000: 79 x 2 tiles, 0.43 of
  * cuBLAS against 0.63 in 128-row tiles, H200). Where A's rows past 128 in
  * two tiles of 128 rows would make more than a wave, 192 rows (three
  * consumer warpgroups) where those make one: cuBLAS's own shape there. */
-#define HGEMM_SWAP_SHORT_STAGES(width) ((width) == 64 ? 14 : (width) == 96 ? 11 : 9)
 static inline int hgemm_swap_ab_rows(int m, int n, int sms)
 {
     if (hgemm_swap_ab_width(m) > 128 && 2 * ((n + 127) / 128) > sms && 2 * ((n + 191) / 192) <= sms) return 192;
@@ -236,7 +243,7 @@ static inline int hgemm_swap_ab_tile_width(int m, int n, int sms)
 static inline int hgemm_swap_ab_splits(int m, int n, int k, int sms, double stream_bytes)
 {
     int rows = hgemm_swap_ab_rows(m, n, sms), width = hgemm_swap_ab_tile_width(m, n, sms);
-    double in_flight = HGEMM_SWAP_SHORT_STAGES(width) * 64 * 128;
+    double in_flight = HGEMM_SWAP_STAGES(1, width) * 64 * 128;
     int enough = rows != 64 ? (sms + 1) / 2 : (int)ceil(stream_bytes / in_flight);
     return hgemm_split_count((long long)((n + rows - 1) / rows) * hgemm_swap_ab_tiles_across(m, width), k, sms, enough);
 }
@@ -523,21 +530,20 @@ static inline int hgemm_swap_ab_halves(int m, int n, int ld, int rows, int width
 }
 
 /* swap_ab's 128- and 192-row tiles alone, where rows are on the 128-byte
- * grid and A's rows take two tiles of 112 or fewer (M 129 to 224): the two
- * tiles across A's rows side by side as a pair (cluster 1, pair 2), each
- * block bringing half of its B tile to the block beside it, as wide as
- * A's rows in a tile need of 80, 96, 104 and 112: cuBLAS's 128x80 1x2,
- * 192x80 1x2 and 128x104 1x2. Alone, each SM brings all its tiles' box
- * rows (208 a k-tile at 160 x 8192 x 8192), about 1.1 sectors a clock an
- * SM on 128 SMs (Nsight Compute, H200: 748 clocks a k-tile, its multiply
- * 384; cuBLAS 144 rows, 537 clocks). 128 wide (A's rows past 224), the
- * shared memory's traffic (the tiles' writes and each consumer's wgmma
- * reads of the 128-wide operand) bounds the k-tile first, and halving the
- * copies of B gained nothing. Taken where the pairs fit at once
- * (`slots2`) and fill two thirds of the SMs or more: with fewer, each SM's
- * copies go faster and the pair lost (130 x 4608 x 4096, 72 blocks: 23.5
- * against 22.2 us on an H100, level on an H200). Against the ones, one
- * call a card, two rounds, ratio to cuBLAS:
+ * grid and A's rows take two tiles (M 129 to 256; 192-row tiles to 224):
+ * the two tiles across A's rows side by side as a pair (cluster 1, pair
+ * 2), each block bringing half of its B tile to the block beside it, as
+ * wide as A's rows in a tile need in wgmma's steps of 8, from 80: cuBLAS's
+ * 128x80 1x2, 192x80 1x2, 128x104 1x2, 128x120 1x2 and 128x128 2x1. Alone,
+ * each SM brings all its tiles' box rows (208 a k-tile at 160 x 8192 x
+ * 8192), about 1.1 sectors a clock an SM on 128 SMs (Nsight Compute, H200:
+ * 748 clocks a k-tile, its multiply 384; cuBLAS 144 rows, 537 clocks).
+ * Taken where the pairs fit at once (`slots2`) and fill two thirds of the
+ * SMs or more: with fewer, each SM's copies go faster and the pair lost
+ * (130 x 4608 x 4096, 72 blocks: 23.5 against 22.2 us on an H100, level on
+ * an H200; 28.4 against 27.2 at 240 x 5120 x 4096, 80 blocks, and 46.1
+ * against 39.2 at 256 x 4096 x 8192, 64, both 128 wide, H100). Against the
+ * ones, one call a card, two rounds, ratio to cuBLAS:
  *                        H200                         H100
  *   160 x 8192 x 8192    0.95-0.96 against 0.70-0.74  0.97 against 0.88-0.92
  *   150 x 10240 x 8192   0.93-0.94 against 0.70-0.71  0.96-0.99 against 0.86-0.87
@@ -551,10 +557,14 @@ static inline int hgemm_swap_ab_halves(int m, int n, int ld, int rows, int width
  * and, forced in a scratch build (H100): 104 wide 55.3 against 61.4 us at
  * 200 x 8192 x 8192, 73.5 against 78.4-86.5 at 200 x 11008 x 8192, 27.6
  * against 31.1-35.1 at 208 x 6144 x 4096; 112 wide 32.3 against 35.2 at
- * 224 x 8192 x 4096, 42.6 against 44.6-50.9 at 220 x 11008 x 4096. 96
- * wide where 80 hold A's rows: 1-4% slower (H200). Not kept, 128 wide
- * (H200): 39.4 against 38.8 us at 256 x 11008 x 4096, 27.8 against 27.1
- * at 250 x 5000 x 4096. Returns the pair's width, or 0 where not taken. */
+ * 224 x 8192 x 4096, 42.6 against 44.6-50.9 at 220 x 11008 x 4096; 120
+ * wide 32.6 against 36.0-37.5 at 225 x 8192 x 4096, 56.2 against 66.7-67.9
+ * at 232 x 8192 x 8192 (H200: 28.1 against 30.2-32.4 at 232 x 8192 x
+ * 4096); 128 wide 56.6 against 65.0-67.9 at 256 x 8192 x 8192, 56.2
+ * against 67.7-69.0 at 250 x 8192 x 8192, level at 241 x 6144 x 4096. 96
+ * wide where 80 hold A's rows: 1-4% slower (H200). 192-row tiles 128 wide
+ * as a pair: 39.4 against 38.8 us at 256 x 11008 x 4096 (H200): not taken.
+ * Returns the pair's width, or 0 where not taken. */
 static inline int hgemm_swap_ab_pair_alone(int m, int n, int ld, int sms, int rows, int width, int splits,
                                            int cluster, int pair, int slots2)
 {
@@ -562,9 +572,34 @@ static inline int hgemm_swap_ab_pair_alone(int m, int n, int ld, int sms, int ro
         return 0;
     int cols = hgemm_swap_ab_tile_cols(m, width);
     long long blocks = 2LL * ((n + rows - 1) / rows);
-    if (hgemm_swap_ab_tiles_across(m, width) != 2 || cols > 112 || blocks > slots2 || 3 * blocks < 2LL * sms)
+    if (hgemm_swap_ab_tiles_across(m, width) != 2 || cols > (rows == 128 ? 128 : 112) || blocks > slots2 ||
+        3 * blocks < 2LL * sms)
         return 0;
-    return cols <= 80 ? 80 : cols <= 96 ? 96 : cols <= 104 ? 104 : 112;
+    return cols <= 80 ? 80 : (cols + 7) / 8 * 8;
+}
+
+/* swap_ab's 64-row tiles 96 and 128 wide (not those across all of A's
+ * rows), whole in K, as wide as the rows of A a stage holds past 64:
+ * `cluster` shares of the tile's `cols`, rounded up to wgmma's step of 8.
+ * The ring deepens (13 stages at width 72, 9 at 128) and the multiply
+ * wastes fewer columns; cuBLAS's widths there are the same (64x80 in fours
+ * at 77 x 5000 x 3000, Nsight Compute, H200). H100, one call, two rounds,
+ * against the build before, ratio to cuBLAS: alone, 0.97-0.98 against
+ * 0.91-0.92 at 80 x 4096 x 4096 (80 wide), 0.96-0.97 against 0.90 at 72
+ * and 88 x 4096 x 4096, 0.94 against 0.90 at 112 x 4096 x 4096, 0.96
+ * against 0.93 at 120 x 4096 x 4096, 0.92-0.93 against 0.90 at 100 x 4096
+ * x 4096; in eights 0.91-0.92 against 0.89 at 150 x 3000 x 3000 (80), in
+ * fours 1.04 against 1.01 at 110 x 4000 x 5000 (112), 0.99 against 0.97 at
+ * 66 x 4000 x 3000 (72). Not taken: narrower than 64, where the losses
+ * outweighed the gains (alone 0.90 against 0.95 at 40 x 4096 x 4096, 40
+ * wide; in fours 0.86 against 0.88 at 45 x 5000 x 3000, 48; in eights 0.89
+ * against 0.87 at 77 x 3000 x 3000, 40), and in slices (0.84 against 0.86
+ * at 100 x 3072 x 8192, 104 wide in 2). */
+static inline int hgemm_swap_ab_short_width(int width, int rows, int cols, int splits, int cluster)
+{
+    if (rows != 64 || width > 128 || splits != 1) return width;
+    int held = (cluster * hgemm_cluster_share(cols, cluster) + 7) / 8 * 8;
+    return held > 64 && held < width ? held : width;
 }
 
 /* swap_ab's tiles: rows of B a tile, wgmma width, slices of K, blocks a
@@ -584,7 +619,9 @@ typedef struct hgemm_swap_ab_shape {
  * fill no more (hgemm_swap_ab_cluster_width); then clusters of eight
  * (hgemm_swap_ab_pairs, hgemm_swap_ab_tall_pairs); 128- and 192-row
  * tiles 96 wide where that holds A's rows (hgemm_swap_ab_multiply_width);
- * last, those alone as a pair on the grid (hgemm_swap_ab_pair_alone).
+ * those alone as a pair on the grid (hgemm_swap_ab_pair_alone); last,
+ * 64-row tiles as wide as their rows of A past 64
+ * (hgemm_swap_ab_short_width).
  * For M up to HGEMM_SWAP_AB_MAX_M. */
 static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, int ld, int sms, double stream_bytes,
                                                           int slots2, int slots4, int slots8,
@@ -606,6 +643,7 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
     s.width = hgemm_swap_ab_multiply_width(s.width, s.rows, hgemm_swap_ab_tile_cols(m, s.width), s.cluster);
     int pair_width = hgemm_swap_ab_pair_alone(m, n, ld, sms, s.rows, s.width, s.splits, s.cluster, s.pair, slots2);
     if (pair_width) s.width = pair_width, s.pair = 2;
+    s.width = hgemm_swap_ab_short_width(s.width, s.rows, hgemm_swap_ab_tile_cols(m, s.width), s.splits, s.cluster);
     return s;
 }
 
@@ -622,22 +660,27 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
 /* The forms that have a kernel, for tiles of `rows` of B (one to three
  * consumer warpgroups) by `width`; hgemm_swap_ab instantiates these and no
  * other, and the rules above never leave them (hgemm_test sweeps them).
- * A constant expression, for the kernels' templates. 64-row tiles 96 wide
- * come from a cluster's shares (hgemm_swap_ab_cluster_width), 80, 104 and
- * 112 wide from a pair alone (hgemm_swap_ab_pair_alone), 192 and 224 wide
- * across A's rows (hgemm_swap_ab_across). */
+ * A constant expression, for the kernels' templates. 64-row tiles are 64,
+ * or 72 to 128 wide in steps of 8 (hgemm_swap_ab_short_width), 192 and
+ * 224 across A's rows (hgemm_swap_ab_across); 128- and 192-row tiles 80 to
+ * 128 wide but 96 and 128 only as a pair alone (hgemm_swap_ab_pair_alone). */
+#define HGEMM_SWAP_STEP_WIDTH(width, from, to) ((width) % 8 == 0 && (width) >= (from) && (width) <= (to))
 #define HGEMM_SWAP_AB_FORMS(rows, width)                                                                             \
-    ((width) == 192 || (width) == 224 ? ((rows) == 64 ? HGEMM_SWAP_TWOS | HGEMM_SWAP_FOURS : 0)                     \
-     : (width) == 256               ? ((rows) == 128 ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS : 0)                      \
-     : (width) == 128               ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS | HGEMM_SWAP_EIGHTS                         \
-     : (width) == 96  ? ((rows) == 64    ? HGEMM_SWAP_FOURS | HGEMM_SWAP_EIGHTS                                      \
-                         : (rows) == 128 ? HGEMM_SWAP_ONES | HGEMM_SWAP_PAIR                                         \
-                                         : HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS | HGEMM_SWAP_EIGHTS | HGEMM_SWAP_PAIR) \
-     : (width) == 80 || (width) == 104 || (width) == 112 ? ((rows) != 64 ? HGEMM_SWAP_PAIR : 0)                    \
-     : (width) == 64  ? ((rows) == 64    ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS | HGEMM_SWAP_EIGHTS | HGEMM_SWAP_PAIR  \
-                         : (rows) == 128 ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS                                        \
-                                         : 0)                                                                        \
-                      : 0)
+    ((rows) == 64    ? ((width) == 192 || (width) == 224 ? HGEMM_SWAP_TWOS | HGEMM_SWAP_FOURS                       \
+                        : (width) == 64 ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS | HGEMM_SWAP_EIGHTS | HGEMM_SWAP_PAIR  \
+                        : HGEMM_SWAP_STEP_WIDTH(width, 72, 128) ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS | HGEMM_SWAP_EIGHTS \
+                                                                : 0)                                                 \
+     : (rows) == 128 ? ((width) == 64    ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS                                        \
+                        : (width) == 96  ? HGEMM_SWAP_ONES | HGEMM_SWAP_PAIR                                         \
+                        : (width) == 128 ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS | HGEMM_SWAP_EIGHTS | HGEMM_SWAP_PAIR  \
+                        : (width) == 256 ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS                                        \
+                        : HGEMM_SWAP_STEP_WIDTH(width, 80, 120) ? HGEMM_SWAP_PAIR                                   \
+                                                                : 0)                                                 \
+     : (rows) == 192 ? ((width) == 96    ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS | HGEMM_SWAP_EIGHTS | HGEMM_SWAP_PAIR  \
+                        : (width) == 128 ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS | HGEMM_SWAP_EIGHTS                    \
+                        : HGEMM_SWAP_STEP_WIDTH(width, 80, 112) ? HGEMM_SWAP_PAIR                                   \
+                                                                : 0)                                                 \
+                     : 0)
 
 /* The form of `cluster` blocks along B's rows by `pair` across A's. */
 static inline HGEMM_HOST_DEVICE int hgemm_swap_ab_form(int cluster, int pair)

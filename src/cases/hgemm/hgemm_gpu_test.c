@@ -25,13 +25,14 @@ int main(void)
     ladder_device device;
     open_device_or_skip(&device);
     /* gemv_mma at 16 rows and at 7 columns with K's last chunk partial;
-     * split_k where 4 tiles leave the GPU idle; swap_ab at its three widths
-     * (64: 16, 40 in 2 slices, 17 x 999 in 2 slices summed a float at a
-     * time, C's 16983 floats being no multiple of 4; 128: 100; 256: 129,
-     * 200 in 15 slices), in 64-row tiles and, where N is large (8500), in
-     * 128-row ones; 200 x 8400 in 128-row tiles of two 104-wide halves of
-     * A (66 x 2 tiles on 132 SMs; rows on the grid at K = 64, else in
-     * 64-row tiles across A's rows, 224 wide, in clusters of two). */
+     * split_k where 4 tiles leave the GPU idle; swap_ab (shapes on 132
+     * SMs) in 64-row tiles (64 wide at 16 and at 40 in 2 slices; 17 x
+     * 999 in 2 slices summed a float at a time, C's 16983 floats being no
+     * multiple of 4; 104 wide at 100 in fours) and, where N is large
+     * (8500), in 128-row ones (64 wide at 20; 128 wide at 100); 200 x
+     * 8400 in 128-row tiles, two of 100 rows as a pair 104 wide (rows on
+     * the grid at K = 64, else 64-row tiles across A's rows, 224 wide, in
+     * clusters of two). */
     const char *sizes[] = {"256x256x256", "129x257x95",  "1x256x256",   "256x1x256",  "130x300x1",
                            "16x300x95",   "300x7x1003",  "200x136x4000", "40x1000x700", "17x999x700",
                            "100x300x129", "20x8500x70",  "100x8500x70", "200x8400x70", "200x8400x64",
@@ -58,18 +59,17 @@ int main(void)
                             * a case test size), 9 tile rows (the last unit 3 past
                             * M) by 10 columns, the last 204 and 32 wide */
                            "1097x2508x130", "1048x2048x133",
-                           /* swap_ab in clusters of four (rows off the grid; on an
-                            * H100): 64-row tiles 64 and 96 wide in 2 slices,
-                            * 128-row tiles 64 and 256 wide, 192-row tiles 96 and
-                            * 128 wide (and
-                            * 100x300x129 above: 64-row tiles 128 wide); 96 wide,
-                            * two tiles across A's rows, 13 k-tiles through the
-                            * 11-stage ring */
+                           /* swap_ab in clusters (rows off the grid): 64-row tiles
+                            * 64 wide in fours, 2 slices, and in eights;
+                            * fours of 128-row tiles 64 and 256 wide, of 192-row
+                            * tiles 96 and 128 wide (and 100x300x129 above: 64-row
+                            * tiles 104 wide); 80 wide in eights, two tiles across
+                            * A's rows, 13 k-tiles through the 12-stage ring */
                            "31x200x493", "66x200x493", "52x8537x66", "129x12844x66", "157x8537x66",
                            "200x8482x106",
                            "150x2500x771",
                            /* in clusters of eight (A's rows in two tiles): 64-row
-                            * tiles 128 wide, the last cluster a block past N;
+                            * tiles 104 wide, the last cluster a block past N;
                             * 128-row tiles */
                            "201x2999x130", "250x5001x130",
                            /* 192-row tiles in eights, where 128-row fours do not fit
@@ -79,15 +79,22 @@ int main(void)
                            /* 64-row tiles across A's rows, 192 wide, in twos
                             * where fours do not fit (125 tiles on 120 slots) */
                            "161x8000x66",
-                           /* two 64-wide tiles across A's rows in place of two
-                            * slices: in eights; a pair alone on an H200 (96
-                            * wide in fours, whole, on an H100) */
+                           /* two tiles across A's rows in place of two slices:
+                            * 64 wide in eights; a pair alone 64 wide on an H200
+                            * (72 wide in fours, whole, on an H100) */
                            "100x3000x515", "66x4000x515",
                            /* and in 64-row tiles across A's rows, 192 wide (8
                             * k-tiles: the 7-stage ring wraps) and 224 wide (7
                             * k-tiles, 6 stages; the last tile 25 rows, the last
                             * cluster 2 blocks past N) */
-                           "160x4000x66", "177x4999x493", "209x7001x403"};
+                           "160x4000x66", "177x4999x493", "209x7001x403",
+                           /* 64-row tiles as wide as their rows of A: 72 and 112
+                            * wide alone, 88 in fours, 120 in eights (above: 72 and
+                            * 80 in eights, 104 in fours and eights); pairs alone 88
+                            * wide of 128 and 192 rows, 120 and 128 wide of 128
+                            * rows */
+                           "69x205x64", "107x199x64", "83x211x66", "226x203x66",
+                           "163x5533x64", "165x8455x64", "229x5531x64", "250x5537x64"};
     int ran = 0;
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
         void *state = create_case_or_die(&hgemm_case, sizes[i]);

@@ -408,24 +408,17 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  * up to 21% at 137 x 8500 x 3072, H200); last, on the grid, those two
  * tiles across A's rows as a pair alone, 80 wide where that holds A's
  * rows, 104 or 112 wide past 192 rows (hgemm_swap_ab_pair_alone, with its
- * figures: 0.70-0.74 to 0.95-0.96 of cuBLAS at 160 x 8192 x 8192, H200). */
-constexpr int SWAP_64_STAGES = 8, SWAP_TALL_STAGES = 5;
-/* 128-row tiles 128 wide: 7 stages of 32 KB (224 KB), where the other
- * rungs' 128 x 128 tiles keep 6 (WS_128_STAGES). H200, forced in a scratch
- * build: 23.4 against 23.9 us at 250 x 5000 x 3000, 23.6 against 24.1 at
- * 256 x 5000 x 3000, 27.0 against 27.3 at 192 x 6144 x 4096; beside the
- * single release (above), level. */
-constexpr int SWAP_128_STAGES = 7;
-/* 128- and 192-row tiles 80 to 112 wide (hgemm_swap_ab_multiply_width,
- * hgemm_swap_ab_pair_alone): the deepest ring that fits a block's 227 KB
- * with its two barriers a stage (96 wide: 8 stages of 28 KB, 6 of 36). */
-constexpr int swap_ab_narrow_stages(int consumers, int width)
-{
-    return (227 * 1024 - 1024) / ((64 * consumers + width) * HGEMM_ROW_BYTES + 2 * 8);
-}
-/* 64-row tiles across all of A's rows (hgemm_swap_ab_across): stages of
- * 8 KB of B and 24 or 28 KB of A's rows */
-constexpr int SWAP_ACROSS_192_STAGES = 7, SWAP_ACROSS_224_STAGES = 6;
+ * figures: 0.70-0.74 to 0.95-0.96 of cuBLAS at 160 x 8192 x 8192, H200);
+ * then those pairs in every step of 8 up to 128 wide for 128-row tiles
+ * (0.87 to 0.99 at 256 x 8192 x 8192, H100), and 64-row tiles whole in K
+ * as wide as their rows of A past 64 (hgemm_swap_ab_short_width: 0.91 to
+ * 0.98 at 80 x 4096 x 4096, H100), every ring the deepest that fits. */
+/* Every tile's ring is the deepest that fits (HGEMM_SWAP_STAGES): 7
+ * stages of 32 KB at 128 x 128, where the other rungs' 128 x 128 tiles keep
+ * 6 (WS_128_STAGES). H200, forced in a scratch build, 7 against 6: 23.4
+ * against 23.9 us at 250 x 5000 x 3000, 23.6 against 24.1 at 256 x 5000 x
+ * 3000, 27.0 against 27.3 at 192 x 6144 x 4096; beside the single release
+ * (above), level. */
 
 /* CLUSTER blocks along B's rows share A's tile; PAIR = 2: two tile
  * columns (A's rows in two tiles) side by side, each block bringing half
@@ -468,20 +461,10 @@ static void launch_swap_ab(const hgemm_problem *p, cudaStream_t stream)
         if (form == HGEMM_SWAP_PAIR) launch_swap_ab<WIDTH, STAGES, CONSUMERS, 1, 2>(p, stream);
 }
 
-/* 128- and 192-row tiles 80 to 112 wide */
-template <int WIDTH>
-static void launch_swap_ab_narrow(const hgemm_problem *p, cudaStream_t stream)
-{
-    if (p->swap_ab_rows == 192)
-        launch_swap_ab<WIDTH, swap_ab_narrow_stages(3, WIDTH), 3>(p, stream);
-    else
-        launch_swap_ab<WIDTH, swap_ab_narrow_stages(2, WIDTH), 2>(p, stream);
-}
-
 /* Blocks of swap_ab's clusters of eight that can be resident at once. */
 extern "C" int hgemm_swap_ab_pair_blocks(const hgemm_problem *p)
 {
-    constexpr int STAGES = HGEMM_SWAP_SHORT_STAGES(128);
+    constexpr int STAGES = HGEMM_SWAP_STAGES(1, 128);
     constexpr auto kernel = warp_specialized_kernel<128, STAGES, true, 4, true, 1, 0, 2>;
     cudaLaunchAttribute cluster;
     cudaLaunchConfig_t config =
@@ -490,49 +473,46 @@ extern "C" int hgemm_swap_ab_pair_blocks(const hgemm_problem *p)
     return resident_cluster_blocks<kernel>(config);
 }
 
+/* The tiles `WIDTH` wide, of 64, 128 or 192 rows of B as the shape
+ * names, each with its deepest ring; none where no form has a kernel. */
+template <int WIDTH>
+static void launch_swap_ab_width(const hgemm_problem *p, cudaStream_t stream)
+{
+    if constexpr (HGEMM_SWAP_AB_FORMS(64, WIDTH) != 0)
+        if (p->swap_ab_rows == 64) launch_swap_ab<WIDTH, HGEMM_SWAP_STAGES(1, WIDTH), 1>(p, stream);
+    if constexpr (HGEMM_SWAP_AB_FORMS(128, WIDTH) != 0)
+        if (p->swap_ab_rows == 128) launch_swap_ab<WIDTH, HGEMM_SWAP_STAGES(2, WIDTH), 2>(p, stream);
+    if constexpr (HGEMM_SWAP_AB_FORMS(192, WIDTH) != 0)
+        if (p->swap_ab_rows == 192) launch_swap_ab<WIDTH, HGEMM_SWAP_STAGES(3, WIDTH), 3>(p, stream);
+}
+
+/* swap_ab's widths: 64, wgmma's steps of 8 from 72 to 128 (64-row tiles
+ * as wide as their rows of A, pairs alone from 80), 192 and 224 (64-row
+ * tiles across A's rows), 256 (128-row tiles across all of A's rows). */
+template <int... WIDTHS>
+struct swap_ab_widths {
+    static void launch(const hgemm_problem *p, cudaStream_t stream)
+    {
+        ((p->swap_ab_tile_width == WIDTHS ? launch_swap_ab_width<WIDTHS>(p, stream) : void()), ...);
+    }
+    /* the most shared memory of any tile's ring */
+    static constexpr size_t shared_bytes()
+    {
+        return std::max({(size_t)0, most_shared_bytes<WIDTHS>()...});
+    }
+    template <int WIDTH>
+    static constexpr size_t most_shared_bytes()
+    {
+        return std::max({HGEMM_SWAP_AB_FORMS(64, WIDTH) ? ws_shape<WIDTH, HGEMM_SWAP_STAGES(1, WIDTH), 1>::SHARED_BYTES : 0,
+                         HGEMM_SWAP_AB_FORMS(128, WIDTH) ? ws_shape<WIDTH, HGEMM_SWAP_STAGES(2, WIDTH), 2>::SHARED_BYTES : 0,
+                         HGEMM_SWAP_AB_FORMS(192, WIDTH) ? ws_shape<WIDTH, HGEMM_SWAP_STAGES(3, WIDTH), 3>::SHARED_BYTES : 0});
+    }
+};
+typedef swap_ab_widths<64, 72, 80, 88, 96, 104, 112, 120, 128, 192, 224, 256> swap_ab_all_widths;
+
 extern "C" void hgemm_swap_ab(const hgemm_problem *p, cudaStream_t stream)
 {
-    bool short_rows = p->swap_ab_rows == 64, tall_rows = p->swap_ab_rows == 192;
-    switch (p->swap_ab_tile_width) {
-    case 64:
-        if (short_rows)
-            launch_swap_ab<64, HGEMM_SWAP_SHORT_STAGES(64), 1>(p, stream);
-        else
-            launch_swap_ab<64, SWAP_64_STAGES, 2>(p, stream);
-        break;
-    case 128:
-        if (short_rows)
-            launch_swap_ab<128, HGEMM_SWAP_SHORT_STAGES(128), 1>(p, stream);
-        else if (tall_rows)
-            launch_swap_ab<128, SWAP_TALL_STAGES, 3>(p, stream);
-        else
-            launch_swap_ab<128, SWAP_128_STAGES, 2>(p, stream);
-        break;
-    case 96: /* 64-row tiles in clusters of four or eight; 128- and
-              * 192-row tiles alone, as a pair, in clusters */
-        if (short_rows)
-            launch_swap_ab<96, HGEMM_SWAP_SHORT_STAGES(96), 1>(p, stream);
-        else
-            launch_swap_ab_narrow<96>(p, stream);
-        break;
-    case 80: /* 128- and 192-row tiles as a pair */
-        launch_swap_ab_narrow<80>(p, stream);
-        break;
-    case 104:
-        launch_swap_ab_narrow<104>(p, stream);
-        break;
-    case 112:
-        launch_swap_ab_narrow<112>(p, stream);
-        break;
-    case 192: /* 64-row tiles across A's rows */
-        launch_swap_ab<192, SWAP_ACROSS_192_STAGES, 1>(p, stream);
-        break;
-    case 224:
-        launch_swap_ab<224, SWAP_ACROSS_224_STAGES, 1>(p, stream);
-        break;
-    default: /* 128-row tiles */
-        launch_swap_ab<256, WS_256_STAGES, 2>(p, stream);
-    }
+    swap_ab_all_widths::launch(p, stream);
 }
 
 /* ---- Rung 13: narrow tiles of B -------------------------------------------- */
@@ -578,18 +558,7 @@ extern "C" void hgemm_narrow_tiles(const hgemm_problem *p, cudaStream_t stream)
 size_t hgemm_skinny_shared_bytes(hgemm_launcher *rung)
 {
     if (rung == hgemm_split_k) return ws_shape<128, WS_128_STAGES>::SHARED_BYTES;
-    if (rung == hgemm_swap_ab) /* the most of its widths */
-        return std::max({ws_shape<64, SWAP_64_STAGES>::SHARED_BYTES, ws_shape<128, SWAP_128_STAGES>::SHARED_BYTES,
-                         ws_shape<256, WS_256_STAGES>::SHARED_BYTES,
-                         ws_shape<64, HGEMM_SWAP_SHORT_STAGES(64), 1>::SHARED_BYTES,
-                         ws_shape<96, HGEMM_SWAP_SHORT_STAGES(96), 1>::SHARED_BYTES,
-                         ws_shape<128, HGEMM_SWAP_SHORT_STAGES(128), 1>::SHARED_BYTES,
-                         ws_shape<128, SWAP_TALL_STAGES, 3>::SHARED_BYTES,
-                         /* 80 to 112 wide, 128 or 192 rows: the deepest rings, none
-                          * above 128 rows 96 wide (225 KB) */
-                         ws_shape<96, swap_ab_narrow_stages(2, 96)>::SHARED_BYTES,
-                         ws_shape<192, SWAP_ACROSS_192_STAGES, 1>::SHARED_BYTES,
-                         ws_shape<224, SWAP_ACROSS_224_STAGES, 1>::SHARED_BYTES});
+    if (rung == hgemm_swap_ab) return swap_ab_all_widths::shared_bytes();
     if (rung == hgemm_narrow_tiles) return ws_shape<NARROW_BN, NARROW_STAGES>::SHARED_BYTES;
     return 0;
 }

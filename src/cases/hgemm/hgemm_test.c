@@ -371,37 +371,41 @@ static void test_swap_ab_across(void)
                 got.splits, got.cluster, got.pair);                                                                \
     } while (0)
 #define SHAPE_H100(...) SHAPE(3352.32, __VA_ARGS__)
-    SHAPE_H100(150, 3000, 3000, 64, 96, 1, 4, 2);   /* two tiles across A, 96 wide, in eights */
+    SHAPE_H100(150, 3000, 3000, 64, 80, 1, 4, 2);   /* two tiles of 75 across A in eights, 80 wide */
     SHAPE_H100(160, 8000, 3000, 64, 192, 1, 2, 1);  /* fours would not fit: one tile across A, in twos */
     SHAPE_H100(250, 8000, 3000, 192, 128, 1, 4, 2); /* past 224 rows: 192-row tiles in eights */
     SHAPE_H100(160, 5000, 3000, 64, 192, 1, 4, 1);  /* one tile across A's rows */
-    SHAPE_H100(77, 5000, 3000, 64, 96, 1, 4, 1);    /* 96 wide in fours */
+    SHAPE_H100(77, 5000, 3000, 64, 80, 1, 4, 1);    /* fours' shares of 20: 80 wide */
     SHAPE_H100(100, 3000, 3000, 64, 64, 1, 4, 2);   /* two tiles 64 wide in eights, not two slices */
     SHAPE_H100(250, 5000, 2000, 128, 128, 1, 4, 1); /* fours: eights' estimate 0.80 */
     SHAPE_H100(32, 11008, 4096, 128, 64, 1, 1, 1);  /* rows on the grid: alone */
     SHAPE_H100(200, 11008, 4096, 192, 104, 1, 1, 2); /* two tiles of 100 on the grid: a pair 104 wide */
-    SHAPE_H100(66, 4000, 3000, 64, 96, 1, 4, 1);    /* 63 tiles: enough whole on the H100 */
+    SHAPE_H100(66, 4000, 3000, 64, 72, 1, 4, 1);    /* 63 tiles: enough whole on the H100; shares of 17 */
     SHAPE(4800.0, 66, 4000, 3000, 64, 64, 1, 1, 2); /* two slices on an H200: a pair alone in their place */
     SHAPE_H100(160, 9216, 4096, 192, 80, 1, 1, 2);  /* two tiles of 80 rows, on the grid: a pair 80 wide */
     SHAPE_H100(192, 6144, 4096, 128, 96, 1, 1, 2);  /* 128-row tiles, two of 96: a pair */
     SHAPE_H100(160, 8192, 8192, 128, 80, 1, 1, 2);  /* 128 pairs' blocks */
     SHAPE_H100(144, 12288, 4096, 192, 80, 1, 1, 2); /* 192-row tiles: 128 blocks */
     SHAPE_H100(160, 16384, 4096, 128, 256, 1, 1, 1); /* past a wave: 256 wide, no pair */
-    SHAPE_H100(256, 11008, 4096, 192, 128, 1, 1, 1); /* 128 wide: alone */
+    SHAPE_H100(256, 11008, 4096, 192, 128, 1, 1, 1); /* 192-row tiles 128 wide: alone */
+    SHAPE_H100(256, 8192, 8192, 128, 128, 1, 1, 2); /* 128-row tiles 128 wide: a pair */
+    SHAPE_H100(32, 4096, 4096, 64, 64, 1, 1, 1);    /* 32 rows: 64 wide */
+    SHAPE_H100(100, 4096, 4096, 64, 104, 1, 1, 1);  /* 64-row tiles alone, 100 rows: 104 wide */
     SHAPE_H100(200, 8192, 8192, 128, 104, 1, 1, 2); /* two tiles of 100: a pair 104 wide */
     SHAPE_H100(220, 11008, 4096, 192, 112, 1, 1, 2); /* 116 blocks, tiles of 110 */
     SHAPE_H100(130, 4608, 4096, 128, 96, 1, 1, 1);  /* 72 blocks: alone */
     SHAPE_H100(160, 9216, 4000, 192, 96, 1, 4, 1);  /* off the grid: fours, no pair */
     SHAPE_H100(178, 8453, 66, 192, 96, 1, 4, 2);    /* 192-row eights, 89 rows a tile */
     SHAPE_H100(200, 8482, 106, 192, 128, 1, 4, 1);  /* two tiles of 100: 128 wide */
-    /* a pair alone on the grid, as wide as A's rows in a tile need of 80, 96, 104, 112 (132 SMs, 132 blocks in twos) */
+    /* a pair alone on the grid, as wide as A's rows in a tile need, from 80 (132 SMs, 132 blocks in twos) */
 #define PAIR_ALONE(m, n, k, rows, width, splits, cluster, pair, slots2) \
     hgemm_swap_ab_pair_alone(m, n, hgemm_ld(k), 132, rows, width, splits, cluster, pair, slots2)
     EXPECT(PAIR_ALONE(160, 8192, 8192, 128, 96, 1, 1, 1, 132) == 80);
-    EXPECT(PAIR_ALONE(161, 8192, 8192, 128, 96, 1, 1, 1, 132) == 96);
+    EXPECT(PAIR_ALONE(161, 8192, 8192, 128, 96, 1, 1, 1, 132) == 88 && PAIR_ALONE(177, 8192, 8192, 128, 96, 1, 1, 1, 132) == 96);
     EXPECT(PAIR_ALONE(193, 8192, 8192, 128, 128, 1, 1, 1, 132) == 104 && PAIR_ALONE(208, 8192, 8192, 128, 128, 1, 1, 1, 132) == 104);
     EXPECT(PAIR_ALONE(209, 8192, 8192, 128, 128, 1, 1, 1, 132) == 112 && PAIR_ALONE(224, 8192, 8192, 128, 128, 1, 1, 1, 132) == 112);
-    EXPECT(PAIR_ALONE(225, 8192, 8192, 128, 128, 1, 1, 1, 132) == 0); /* 128 wide */
+    EXPECT(PAIR_ALONE(225, 8192, 8192, 128, 128, 1, 1, 1, 132) == 120 && PAIR_ALONE(256, 8192, 8192, 128, 128, 1, 1, 1, 132) == 128);
+    EXPECT(PAIR_ALONE(225, 12288, 8192, 192, 128, 1, 1, 1, 132) == 0); /* 192-row tiles: 112 wide at most */
     EXPECT(PAIR_ALONE(160, 8192, 8192, 128, 96, 1, 1, 1, 120) == 0);  /* 128 blocks: more than fit */
     EXPECT(PAIR_ALONE(160, 5504, 4096, 128, 96, 1, 1, 1, 132) == 0);  /* 86 blocks: under two thirds of the SMs */
     EXPECT(PAIR_ALONE(160, 5505, 4096, 128, 96, 1, 1, 1, 132) == 80); /* 88 */
@@ -413,6 +417,15 @@ static void test_swap_ab_across(void)
     EXPECT(PAIR_ALONE(160, 8192, 8192, 64, 96, 1, 1, 1, 132) == 0);   /* 64-row tiles */
     EXPECT(PAIR_ALONE(200, 5000, 8192, 64, 224, 1, 2, 1, 132) == 0);  /* across A's rows */
 #undef PAIR_ALONE
+    /* 64-row tiles whole in K as wide as the rows of A a stage holds past 64, in steps of 8 */
+    EXPECT(hgemm_swap_ab_short_width(96, 64, 77, 1, 4) == 80);  /* fours: shares of 20 */
+    EXPECT(hgemm_swap_ab_short_width(128, 64, 100, 1, 1) == 104 && hgemm_swap_ab_short_width(128, 64, 65, 1, 1) == 72);
+    EXPECT(hgemm_swap_ab_short_width(128, 64, 125, 1, 4) == 128); /* shares of 32 */
+    EXPECT(hgemm_swap_ab_short_width(128, 64, 66, 1, 4) == 72);   /* shares of 17 */
+    EXPECT(hgemm_swap_ab_short_width(64, 64, 39, 1, 4) == 64);    /* 64 rows or fewer: as it was */
+    EXPECT(hgemm_swap_ab_short_width(128, 64, 64, 1, 1) == 128);
+    EXPECT(hgemm_swap_ab_short_width(128, 64, 100, 2, 1) == 128); /* in slices */
+    EXPECT(hgemm_swap_ab_short_width(128, 128, 100, 1, 1) == 128 && hgemm_swap_ab_short_width(192, 64, 150, 1, 4) == 192);
     /* 96 wide: 192-row tiles in any cluster, 128-row tiles alone, two tiles of 96 rows at most */
     EXPECT(hgemm_swap_ab_multiply_width(128, 192, 80, 4) == 96 && hgemm_swap_ab_multiply_width(128, 192, 96, 1) == 96);
     EXPECT(hgemm_swap_ab_multiply_width(128, 192, 97, 1) == 128 && hgemm_swap_ab_multiply_width(128, 128, 80, 4) == 128);
@@ -433,8 +446,12 @@ static void test_swap_ab_launchable(void)
     EXPECT(hgemm_swap_ab_launchable((hgemm_swap_ab_shape){64, 64, 1, 1, 2}));
     EXPECT(hgemm_swap_ab_launchable((hgemm_swap_ab_shape){64, 224, 1, 2, 1}));
     EXPECT(hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 256, 2, 4, 1}));
-    EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){64, 96, 1, 1, 1}));   /* 96 wide alone: rows 128 only */
-    EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 128, 1, 1, 2})); /* a pair alone: 64, 80, 96 wide */
+    EXPECT(hgemm_swap_ab_launchable((hgemm_swap_ab_shape){64, 72, 1, 1, 1}));
+    EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){64, 100, 1, 1, 1}));  /* not a step of 8 */
+    EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){64, 56, 1, 1, 1}));   /* under 64 */
+    EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){64, 72, 1, 1, 2}));   /* a pair alone of 64-row tiles: 64 wide */
+    EXPECT(hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 128, 1, 1, 2}));
+    EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){192, 128, 1, 1, 2})); /* 192-row pairs: to 112 wide */
     EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 96, 1, 4, 1}));
     EXPECT(hgemm_swap_ab_launchable((hgemm_swap_ab_shape){192, 80, 1, 1, 2}));  /* a pair alone 80 wide */
     EXPECT(hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 96, 1, 1, 2}));

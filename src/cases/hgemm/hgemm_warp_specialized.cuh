@@ -43,14 +43,20 @@ __device__ __forceinline__ void wgmma_k_tile(float (&acc)[BN / 2], uint32_t a_ro
             wgmma_m64n192k16_bf16(acc, a_desc, b_desc);
         else if constexpr (BN == 128)
             wgmma_m64n128k16_bf16(acc, a_desc, b_desc);
+        else if constexpr (BN == 120)
+            wgmma_m64n120k16_bf16(acc, a_desc, b_desc);
         else if constexpr (BN == 112)
             wgmma_m64n112k16_bf16(acc, a_desc, b_desc);
         else if constexpr (BN == 104)
             wgmma_m64n104k16_bf16(acc, a_desc, b_desc);
         else if constexpr (BN == 96)
             wgmma_m64n96k16_bf16(acc, a_desc, b_desc);
+        else if constexpr (BN == 88)
+            wgmma_m64n88k16_bf16(acc, a_desc, b_desc);
         else if constexpr (BN == 80)
             wgmma_m64n80k16_bf16(acc, a_desc, b_desc);
+        else if constexpr (BN == 72)
+            wgmma_m64n72k16_bf16(acc, a_desc, b_desc);
         else {
             static_assert(BN == 64, "a wgmma width with its wrapper in tensor_ptx.cuh");
             wgmma_m64n64k16_bf16(acc, a_desc, b_desc);
