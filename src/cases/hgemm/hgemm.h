@@ -437,7 +437,9 @@ static inline int hgemm_swap_ab_across(int m, int n, int k, int ld, int sms, dou
  * to 96 in one tile, 77 rows in shares of 20; or two tiles across M 129 to
  * 192), so that the ring holds 11 stages of 20 KB, not 9 of 24. cuBLAS at
  * 77 x 5000 x 3000 (H100) runs this tile 80 wide, 11 stages, in clusters
- * of four: 15.3 us against 19.9. */
+ * of four: 15.3 us against 19.9. The clusters of eight count their
+ * multiply at this width (hgemm_swap_ab_pairs); the last rule narrows it
+ * to the shares' rows in steps of 8 (hgemm_swap_ab_short_width). */
 static inline int hgemm_swap_ab_cluster_width(int width, int rows, int cols, int cluster)
 {
     return cluster == 4 && rows == 64 && width == 128 && 4 * hgemm_cluster_share(cols, 4) <= 96 ? 96 : width;
