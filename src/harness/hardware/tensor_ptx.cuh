@@ -435,179 +435,94 @@ __device__ __forceinline__ void setmaxnreg_decrease()
 /* The accumulator of a wgmma m64nN: warp w of the warpgroup holds rows
  * 16 w + lane / 4 (registers 4j, 4j + 1) and + 8 (4j + 2, 4j + 3), columns
  * 8j + 2 (lane % 4) and + 1, for j < N / 8: mma.sync's layout repeated
- * along N. The operand lists are written out: inline asm has no loops. */
-/* D (64 x 64, FP32, 32 registers a thread) += A (64 x 16) * B (64 x 16)^T,
- * both operands read from shared memory through their descriptors (hgemm's
- * swap_ab, where B is the product's few rows of A). */
-__device__ __forceinline__ void wgmma_m64n64k16_bf16(float (&d)[32], uint64_t a_desc, uint64_t b_desc)
-{
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    asm volatile("wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 "
-                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, "
-                 "%32, %33, 1, 1, 1, 0, 0;\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
-                 : "l"(a_desc), "l"(b_desc));
-#endif
-}
+ * along N. Inline asm has no loops, so its operand lists are spelled out
+ * once, four registers at a time, and every width takes the first N / 2:
+ * WGMMA_REGS_r names registers %2 to %(r + 1) (the two descriptors come
+ * first, as %0 and %1), WGMMA_ACC_r binds them to d[0] to d[r - 1]. */
+#define WGMMA_REGS_4 "%2, %3, %4, %5"
+#define WGMMA_REGS_8 WGMMA_REGS_4 ", " "%6, %7, %8, %9"
+#define WGMMA_REGS_12 WGMMA_REGS_8 ", " "%10, %11, %12, %13"
+#define WGMMA_REGS_16 WGMMA_REGS_12 ", " "%14, %15, %16, %17"
+#define WGMMA_REGS_20 WGMMA_REGS_16 ", " "%18, %19, %20, %21"
+#define WGMMA_REGS_24 WGMMA_REGS_20 ", " "%22, %23, %24, %25"
+#define WGMMA_REGS_28 WGMMA_REGS_24 ", " "%26, %27, %28, %29"
+#define WGMMA_REGS_32 WGMMA_REGS_28 ", " "%30, %31, %32, %33"
+#define WGMMA_REGS_36 WGMMA_REGS_32 ", " "%34, %35, %36, %37"
+#define WGMMA_REGS_40 WGMMA_REGS_36 ", " "%38, %39, %40, %41"
+#define WGMMA_REGS_44 WGMMA_REGS_40 ", " "%42, %43, %44, %45"
+#define WGMMA_REGS_48 WGMMA_REGS_44 ", " "%46, %47, %48, %49"
+#define WGMMA_REGS_52 WGMMA_REGS_48 ", " "%50, %51, %52, %53"
+#define WGMMA_REGS_56 WGMMA_REGS_52 ", " "%54, %55, %56, %57"
+#define WGMMA_REGS_60 WGMMA_REGS_56 ", " "%58, %59, %60, %61"
+#define WGMMA_REGS_64 WGMMA_REGS_60 ", " "%62, %63, %64, %65"
+#define WGMMA_REGS_68 WGMMA_REGS_64 ", " "%66, %67, %68, %69"
+#define WGMMA_REGS_72 WGMMA_REGS_68 ", " "%70, %71, %72, %73"
+#define WGMMA_REGS_76 WGMMA_REGS_72 ", " "%74, %75, %76, %77"
+#define WGMMA_REGS_80 WGMMA_REGS_76 ", " "%78, %79, %80, %81"
+#define WGMMA_REGS_84 WGMMA_REGS_80 ", " "%82, %83, %84, %85"
+#define WGMMA_REGS_88 WGMMA_REGS_84 ", " "%86, %87, %88, %89"
+#define WGMMA_REGS_92 WGMMA_REGS_88 ", " "%90, %91, %92, %93"
+#define WGMMA_REGS_96 WGMMA_REGS_92 ", " "%94, %95, %96, %97"
+#define WGMMA_REGS_100 WGMMA_REGS_96 ", " "%98, %99, %100, %101"
+#define WGMMA_REGS_104 WGMMA_REGS_100 ", " "%102, %103, %104, %105"
+#define WGMMA_REGS_108 WGMMA_REGS_104 ", " "%106, %107, %108, %109"
+#define WGMMA_REGS_112 WGMMA_REGS_108 ", " "%110, %111, %112, %113"
+#define WGMMA_REGS_116 WGMMA_REGS_112 ", " "%114, %115, %116, %117"
+#define WGMMA_REGS_120 WGMMA_REGS_116 ", " "%118, %119, %120, %121"
+#define WGMMA_REGS_124 WGMMA_REGS_120 ", " "%122, %123, %124, %125"
+#define WGMMA_REGS_128 WGMMA_REGS_124 ", " "%126, %127, %128, %129"
+#define WGMMA_ACC_4 "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+#define WGMMA_ACC_8 WGMMA_ACC_4, "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
+#define WGMMA_ACC_12 WGMMA_ACC_8, "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11])
+#define WGMMA_ACC_16 WGMMA_ACC_12, "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+#define WGMMA_ACC_20 WGMMA_ACC_16, "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19])
+#define WGMMA_ACC_24 WGMMA_ACC_20, "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23])
+#define WGMMA_ACC_28 WGMMA_ACC_24, "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27])
+#define WGMMA_ACC_32 WGMMA_ACC_28, "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+#define WGMMA_ACC_36 WGMMA_ACC_32, "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35])
+#define WGMMA_ACC_40 WGMMA_ACC_36, "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39])
+#define WGMMA_ACC_44 WGMMA_ACC_40, "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43])
+#define WGMMA_ACC_48 WGMMA_ACC_44, "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47])
+#define WGMMA_ACC_52 WGMMA_ACC_48, "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51])
+#define WGMMA_ACC_56 WGMMA_ACC_52, "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55])
+#define WGMMA_ACC_60 WGMMA_ACC_56, "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59])
+#define WGMMA_ACC_64 WGMMA_ACC_60, "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+#define WGMMA_ACC_68 WGMMA_ACC_64, "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67])
+#define WGMMA_ACC_72 WGMMA_ACC_68, "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71])
+#define WGMMA_ACC_76 WGMMA_ACC_72, "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75])
+#define WGMMA_ACC_80 WGMMA_ACC_76, "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79])
+#define WGMMA_ACC_84 WGMMA_ACC_80, "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83])
+#define WGMMA_ACC_88 WGMMA_ACC_84, "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87])
+#define WGMMA_ACC_92 WGMMA_ACC_88, "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91])
+#define WGMMA_ACC_96 WGMMA_ACC_92, "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95])
+#define WGMMA_ACC_100 WGMMA_ACC_96, "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99])
+#define WGMMA_ACC_104 WGMMA_ACC_100, "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103])
+#define WGMMA_ACC_108 WGMMA_ACC_104, "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107])
+#define WGMMA_ACC_112 WGMMA_ACC_108, "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111])
+#define WGMMA_ACC_116 WGMMA_ACC_112, "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115])
+#define WGMMA_ACC_120 WGMMA_ACC_116, "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119])
+#define WGMMA_ACC_124 WGMMA_ACC_120, "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123])
+#define WGMMA_ACC_128 WGMMA_ACC_124, "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
 
-/* D (64 x 72, FP32, 36 registers a thread) += A (64 x 16) * B (72 x 16)^T,
- * both operands read from shared memory through their descriptors. */
-__device__ __forceinline__ void wgmma_m64n72k16_bf16(float (&d)[36], uint64_t a_desc, uint64_t b_desc)
-{
+/* D (64 x N, FP32, N / 2 = R registers a thread) += A (64 x 16) * B (N x
+ * 16)^T, both operands read from shared memory through their descriptors:
+ * wgmma_m64n<N>k16_bf16. The descriptors are passed in and out ("+l") only
+ * so that they number first; the instruction leaves them as they are. */
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    asm volatile("wgmma.mma_async.sync.aligned.m64n72k16.f32.bf16.bf16 "
-                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35}, "
-                 "%36, %37, 1, 1, 1, 0, 0;\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35])
-                 : "l"(a_desc), "l"(b_desc));
+#define WGMMA_SS_BF16_ASM(N, R)                                                                                 \
+    asm volatile("wgmma.mma_async.sync.aligned.m64n" #N "k16.f32.bf16.bf16 {" WGMMA_REGS_##R "}, %0, %1, 1, 1, 1, 0, 0;\n" \
+                 : "+l"(a_desc), "+l"(b_desc), WGMMA_ACC_##R)
+#else
+#define WGMMA_SS_BF16_ASM(N, R)
 #endif
-}
+#define WGMMA_SS_BF16(N, R)                                                                                     \
+    __device__ __forceinline__ void wgmma_m64n##N##k16_bf16(float(&d)[R], uint64_t a_desc, uint64_t b_desc)   \
+    {                                                                                                           \
+        WGMMA_SS_BF16_ASM(N, R);                                                                                \
+    }
 
-/* D (64 x 80, FP32, 40 registers a thread) += A (64 x 16) * B (80 x 16)^T,
- * both operands read from shared memory through their descriptors. */
-__device__ __forceinline__ void wgmma_m64n80k16_bf16(float (&d)[40], uint64_t a_desc, uint64_t b_desc)
-{
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    asm volatile("wgmma.mma_async.sync.aligned.m64n80k16.f32.bf16.bf16 "
-                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39}, "
-                 "%40, %41, 1, 1, 1, 0, 0;\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39])
-                 : "l"(a_desc), "l"(b_desc));
-#endif
-}
-
-/* D (64 x 88, FP32, 44 registers a thread) += A (64 x 16) * B (88 x 16)^T,
- * both operands read from shared memory through their descriptors. */
-__device__ __forceinline__ void wgmma_m64n88k16_bf16(float (&d)[44], uint64_t a_desc, uint64_t b_desc)
-{
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    asm volatile("wgmma.mma_async.sync.aligned.m64n88k16.f32.bf16.bf16 "
-                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43}, "
-                 "%44, %45, 1, 1, 1, 0, 0;\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43])
-                 : "l"(a_desc), "l"(b_desc));
-#endif
-}
-
-/* D (64 x 96, FP32, 48 registers a thread) += A (64 x 16) * B (96 x 16)^T,
- * both operands read from shared memory through their descriptors. */
-__device__ __forceinline__ void wgmma_m64n96k16_bf16(float (&d)[48], uint64_t a_desc, uint64_t b_desc)
-{
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    asm volatile("wgmma.mma_async.sync.aligned.m64n96k16.f32.bf16.bf16 "
-                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47}, "
-                 "%48, %49, 1, 1, 1, 0, 0;\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47])
-                 : "l"(a_desc), "l"(b_desc));
-#endif
-}
-
-/* D (64 x 104, FP32, 52 registers a thread) += A (64 x 16) * B (104 x 16)^T,
- * both operands read from shared memory through their descriptors (swap_ab's
- * pairs of tiles across A's rows, 97 to 104 rows each). */
-__device__ __forceinline__ void wgmma_m64n104k16_bf16(float (&d)[52], uint64_t a_desc, uint64_t b_desc)
-{
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    asm volatile("wgmma.mma_async.sync.aligned.m64n104k16.f32.bf16.bf16 "
-                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51}, "
-                 "%52, %53, 1, 1, 1, 0, 0;\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51])
-                 : "l"(a_desc), "l"(b_desc));
-#endif
-}
-
-/* D (64 x 112, FP32, 56 registers a thread) += A (64 x 16) * B (112 x 16)^T,
- * both operands read from shared memory through their descriptors (105 to
- * 112 rows each). */
-__device__ __forceinline__ void wgmma_m64n112k16_bf16(float (&d)[56], uint64_t a_desc, uint64_t b_desc)
-{
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    asm volatile("wgmma.mma_async.sync.aligned.m64n112k16.f32.bf16.bf16 "
-                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55}, "
-                 "%56, %57, 1, 1, 1, 0, 0;\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55])
-                 : "l"(a_desc), "l"(b_desc));
-#endif
-}
-
-/* D (64 x 120, FP32, 60 registers a thread) += A (64 x 16) * B (120 x 16)^T,
- * both operands read from shared memory through their descriptors. */
-__device__ __forceinline__ void wgmma_m64n120k16_bf16(float (&d)[60], uint64_t a_desc, uint64_t b_desc)
-{
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    asm volatile("wgmma.mma_async.sync.aligned.m64n120k16.f32.bf16.bf16 "
-                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59}, "
-                 "%60, %61, 1, 1, 1, 0, 0;\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59])
-                 : "l"(a_desc), "l"(b_desc));
-#endif
-}
-
-/* D (64 x 128, FP32, 64 registers a thread) += A (64 x 16) * B (128 x 16)^T,
- * both operands read from shared memory through their descriptors. */
-__device__ __forceinline__ void wgmma_m64n128k16_bf16(float (&d)[64], uint64_t a_desc, uint64_t b_desc)
-{
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    asm volatile("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 "
-                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
-                 "%64, %65, 1, 1, 1, 0, 0;\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-                 : "l"(a_desc), "l"(b_desc));
-#endif
-}
-
-/* D (64 x 176, FP32, 88 registers a thread) += A (64 x 16) * B (176 x 16)^T,
- * both operands read from shared memory through their descriptors (the
- * attention's key tile of 176, FlashAttention-3's at head size 128). */
-__device__ __forceinline__ void wgmma_m64n176k16_bf16(float (&d)[88], uint64_t a_desc, uint64_t b_desc)
-{
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    asm volatile("wgmma.mma_async.sync.aligned.m64n176k16.f32.bf16.bf16 "
-                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87}, "
-                 "%88, %89, 1, 1, 1, 0, 0;\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87])
-                 : "l"(a_desc), "l"(b_desc));
-#endif
-}
-
-/* D (64 x 192, FP32, 96 registers a thread) += A (64 x 16) * B (192 x 16)^T,
- * both operands read from shared memory through their descriptors. */
-__device__ __forceinline__ void wgmma_m64n192k16_bf16(float (&d)[96], uint64_t a_desc, uint64_t b_desc)
-{
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    asm volatile("wgmma.mma_async.sync.aligned.m64n192k16.f32.bf16.bf16 "
-                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95}, "
-                 "%96, %97, 1, 1, 1, 0, 0;\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95])
-                 : "l"(a_desc), "l"(b_desc));
-#endif
-}
-
-/* D (64 x 224, FP32, 112 registers a thread) += A (64 x 16) * B (224 x 16)^T,
- * both operands read from shared memory through their descriptors. */
-__device__ __forceinline__ void wgmma_m64n224k16_bf16(float (&d)[112], uint64_t a_desc, uint64_t b_desc)
-{
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    asm volatile("wgmma.mma_async.sync.aligned.m64n224k16.f32.bf16.bf16 "
-                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111}, "
-                 "%112, %113, 1, 1, 1, 0, 0;\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111])
-                 : "l"(a_desc), "l"(b_desc));
-#endif
-}
-
-/* D (64 x 256, FP32, 128 registers a thread) += A (64 x 16) * B (256 x 16)^T,
- * both operands read from shared memory through their descriptors. */
-__device__ __forceinline__ void wgmma_m64n256k16_bf16(float (&d)[128], uint64_t a_desc, uint64_t b_desc)
-{
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    asm volatile("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 "
-                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, "
-                 "%128, %129, 1, 1, 1, 0, 0;\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
-                 : "l"(a_desc), "l"(b_desc));
-#endif
-}
+WGMMA_SS_BF16(64, 32) WGMMA_SS_BF16(72, 36) WGMMA_SS_BF16(80, 40) WGMMA_SS_BF16(88, 44) WGMMA_SS_BF16(96, 48) WGMMA_SS_BF16(104, 52) WGMMA_SS_BF16(112, 56)
+WGMMA_SS_BF16(120, 60) WGMMA_SS_BF16(128, 64) WGMMA_SS_BF16(176, 88) WGMMA_SS_BF16(192, 96) WGMMA_SS_BF16(224, 112) WGMMA_SS_BF16(256, 128)
 
 /* D (64 x 64, FP32, 32 registers a thread) += A (64 x 16, BF16, from
  * registers: per warp the mma.sync m16n8k16 A fragment of its 16 rows) *
