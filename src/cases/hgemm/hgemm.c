@@ -128,10 +128,6 @@ int hgemm_encode_tensor_maps(hgemm_problem *p, char *err, size_t err_len)
         encode_map(&p->b_rows192, p->b, p->n, p->k, p->ld, 192, err, err_len) ||
         encode_map(&p->b_rows256, p->b, p->n, p->k, p->ld, 256, err, err_len))
         return -1;
-    if (hgemm_swap_ab_width(p->m) &&
-        encode_map(&p->a_rows_swap, p->a, p->m, p->k, p->ld,
-                   hgemm_swap_ab_tile_cols(p->m, p->swap_ab_tile_width), err, err_len))
-        return -1;
     p->c_map_encoded = p->n % 4 == 0;
     if (p->c_map_encoded) {
         uint64_t dims[2] = {(uint64_t)p->n, (uint64_t)p->m}, strides[1] = {(uint64_t)p->n * sizeof(float)};
@@ -377,11 +373,12 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
         p->swap_ab_splits = shape.splits;
         p->swap_ab_cluster = shape.cluster;
         p->swap_ab_pair = shape.pair;
-        /* A's map again, for the tile the shape took (its width may have
-         * changed): in clusters, a block brings its share of the tile */
+        /* A's map, for the tile the shape took: in clusters, a block
+         * brings its share of the tile */
         int cols = hgemm_swap_ab_tile_cols(p->m, p->swap_ab_tile_width);
-        s->maps_encoded = encode_map(&p->a_rows_swap, p->a, p->m, p->k, p->ld, hgemm_cluster_share(cols, p->swap_ab_cluster),
-                                     s->maps_error, sizeof s->maps_error) == 0;
+        s->maps_encoded = encode_map(&p->a_rows_swap, p->a, p->m, p->k, p->ld,
+                                     hgemm_cluster_share(cols, p->swap_ab_cluster), s->maps_error,
+                                     sizeof s->maps_error) == 0;
     }
 #endif
     CUBLAS_CHECK(cublasCreate(&s->cublas));

@@ -37,11 +37,11 @@ typedef struct hgemm_problem {
      * 128 rows, B in boxes of 40 (half of narrow_tiles' tile), 48, 56 and
      * 64 (a quarter of persistent_multicast's tiles in clusters of four; 64
      * also swap_ab's short tiles), 96, 112 and 128 (a half, in clusters of
-     * two), 192 (swap_ab's tall tiles) and 256 rows, and for
-     * swap_ab A in boxes of hgemm_swap_ab_tile_cols rows, or in clusters
-     * of its hgemm_cluster_share (unset
-     * past HGEMM_SWAP_AB_MAX_M); each box 64 elements (128 bytes) of K,
-     * 128-byte swizzle, zeros outside the matrix. */
+     * two), 192 (swap_ab's tall tiles) and 256 rows; each box 64 elements
+     * (128 bytes) of K, 128-byte swizzle, zeros outside the matrix. For
+     * swap_ab, A in boxes of hgemm_swap_ab_tile_cols rows, or in clusters of
+     * its hgemm_cluster_share, encoded once its shape is chosen (unset past
+     * HGEMM_SWAP_AB_MAX_M, and without sm_90a kernels). */
     CUtensorMap a_rows128, b_rows32, b_rows40, b_rows48, b_rows56, b_rows64, b_rows96, b_rows112, b_rows128,
         b_rows192, b_rows256, a_rows_swap;
     /* C (FP32) in boxes of 32 columns (128 bytes, 128-byte swizzle) by 64

@@ -412,13 +412,11 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  * then those pairs in every step of 8 up to 128 wide for 128-row tiles
  * (0.87 to 0.99 at 256 x 8192 x 8192, H100), and 64-row tiles whole in K
  * as wide as their rows of A past 64 (hgemm_swap_ab_short_width: 0.91 to
- * 0.98 at 80 x 4096 x 4096, H100), every ring the deepest that fits. */
-/* Every tile's ring is the deepest that fits (HGEMM_SWAP_STAGES): 7
- * stages of 32 KB at 128 x 128, where the other rungs' 128 x 128 tiles keep
- * 6 (WS_128_STAGES). H200, forced in a scratch build, 7 against 6: 23.4
- * against 23.9 us at 250 x 5000 x 3000, 23.6 against 24.1 at 256 x 5000 x
- * 3000, 27.0 against 27.3 at 192 x 6144 x 4096; beside the single release
- * (above), level. */
+ * 0.98 at 80 x 4096 x 4096, H100), every ring the deepest that fits
+ * (HGEMM_SWAP_STAGES): 7 stages of 32 KB at 128 x 128, where the other
+ * rungs' 128 x 128 tiles keep 6 (WS_128_STAGES; H200, forced in a scratch
+ * build, 7 against 6: 23.4 against 23.9 us at 250 x 5000 x 3000, 27.0
+ * against 27.3 at 192 x 6144 x 4096; beside the single release, level). */
 
 /* CLUSTER blocks along B's rows share A's tile; PAIR = 2: two tile
  * columns (A's rows in two tiles) side by side, each block bringing half
@@ -473,46 +471,44 @@ extern "C" int hgemm_swap_ab_pair_blocks(const hgemm_problem *p)
     return resident_cluster_blocks<kernel>(config);
 }
 
-/* The tiles `WIDTH` wide, of 64, 128 or 192 rows of B as the shape
+/* A rung's tiles at each of its widths: TILE<W>::launch runs the tile W
+ * wide, TILE<W>::SHARED_BYTES is the most shared memory of its rings. */
+template <template <int> class TILE, int... WIDTHS>
+struct tile_widths {
+    static void launch(int width, const hgemm_problem *p, cudaStream_t stream)
+    {
+        ((width == WIDTHS ? TILE<WIDTHS>::launch(p, stream) : void()), ...);
+    }
+    static constexpr size_t shared_bytes() { return std::max({TILE<WIDTHS>::SHARED_BYTES...}); }
+};
+
+/* swap_ab's tiles `WIDTH` wide, of 64, 128 or 192 rows of B as the shape
  * names, each with its deepest ring; none where no form has a kernel. */
 template <int WIDTH>
-static void launch_swap_ab_width(const hgemm_problem *p, cudaStream_t stream)
-{
-    if constexpr (HGEMM_SWAP_AB_FORMS(64, WIDTH) != 0)
-        if (p->swap_ab_rows == 64) launch_swap_ab<WIDTH, HGEMM_SWAP_STAGES(1, WIDTH), 1>(p, stream);
-    if constexpr (HGEMM_SWAP_AB_FORMS(128, WIDTH) != 0)
-        if (p->swap_ab_rows == 128) launch_swap_ab<WIDTH, HGEMM_SWAP_STAGES(2, WIDTH), 2>(p, stream);
-    if constexpr (HGEMM_SWAP_AB_FORMS(192, WIDTH) != 0)
-        if (p->swap_ab_rows == 192) launch_swap_ab<WIDTH, HGEMM_SWAP_STAGES(3, WIDTH), 3>(p, stream);
-}
+struct swap_ab_tile {
+    static void launch(const hgemm_problem *p, cudaStream_t stream)
+    {
+        if constexpr (HGEMM_SWAP_AB_FORMS(64, WIDTH) != 0)
+            if (p->swap_ab_rows == 64) launch_swap_ab<WIDTH, HGEMM_SWAP_STAGES(1, WIDTH), 1>(p, stream);
+        if constexpr (HGEMM_SWAP_AB_FORMS(128, WIDTH) != 0)
+            if (p->swap_ab_rows == 128) launch_swap_ab<WIDTH, HGEMM_SWAP_STAGES(2, WIDTH), 2>(p, stream);
+        if constexpr (HGEMM_SWAP_AB_FORMS(192, WIDTH) != 0)
+            if (p->swap_ab_rows == 192) launch_swap_ab<WIDTH, HGEMM_SWAP_STAGES(3, WIDTH), 3>(p, stream);
+    }
+    static constexpr size_t SHARED_BYTES = std::max(
+        {HGEMM_SWAP_AB_FORMS(64, WIDTH) ? ws_shape<WIDTH, HGEMM_SWAP_STAGES(1, WIDTH), 1>::SHARED_BYTES : 0,
+         HGEMM_SWAP_AB_FORMS(128, WIDTH) ? ws_shape<WIDTH, HGEMM_SWAP_STAGES(2, WIDTH), 2>::SHARED_BYTES : 0,
+         HGEMM_SWAP_AB_FORMS(192, WIDTH) ? ws_shape<WIDTH, HGEMM_SWAP_STAGES(3, WIDTH), 3>::SHARED_BYTES : 0});
+};
 
 /* swap_ab's widths: 64, wgmma's steps of 8 from 72 to 128 (64-row tiles
  * as wide as their rows of A, pairs alone from 80), 192 and 224 (64-row
  * tiles across A's rows), 256 (128-row tiles across all of A's rows). */
-template <int... WIDTHS>
-struct swap_ab_widths {
-    static void launch(const hgemm_problem *p, cudaStream_t stream)
-    {
-        ((p->swap_ab_tile_width == WIDTHS ? launch_swap_ab_width<WIDTHS>(p, stream) : void()), ...);
-    }
-    /* the most shared memory of any tile's ring */
-    static constexpr size_t shared_bytes()
-    {
-        return std::max({(size_t)0, most_shared_bytes<WIDTHS>()...});
-    }
-    template <int WIDTH>
-    static constexpr size_t most_shared_bytes()
-    {
-        return std::max({HGEMM_SWAP_AB_FORMS(64, WIDTH) ? ws_shape<WIDTH, HGEMM_SWAP_STAGES(1, WIDTH), 1>::SHARED_BYTES : 0,
-                         HGEMM_SWAP_AB_FORMS(128, WIDTH) ? ws_shape<WIDTH, HGEMM_SWAP_STAGES(2, WIDTH), 2>::SHARED_BYTES : 0,
-                         HGEMM_SWAP_AB_FORMS(192, WIDTH) ? ws_shape<WIDTH, HGEMM_SWAP_STAGES(3, WIDTH), 3>::SHARED_BYTES : 0});
-    }
-};
-typedef swap_ab_widths<64, 72, 80, 88, 96, 104, 112, 120, 128, 192, 224, 256> swap_ab_all_widths;
+typedef tile_widths<swap_ab_tile, 64, 72, 80, 88, 96, 104, 112, 120, 128, 192, 224, 256> swap_ab_widths;
 
 extern "C" void hgemm_swap_ab(const hgemm_problem *p, cudaStream_t stream)
 {
-    swap_ab_all_widths::launch(p, stream);
+    swap_ab_widths::launch(p->swap_ab_tile_width, p, stream);
 }
 
 /* ---- Rung 13: narrow tiles of B -------------------------------------------- */
@@ -558,7 +554,7 @@ extern "C" void hgemm_narrow_tiles(const hgemm_problem *p, cudaStream_t stream)
 size_t hgemm_skinny_shared_bytes(hgemm_launcher *rung)
 {
     if (rung == hgemm_split_k) return ws_shape<128, WS_128_STAGES>::SHARED_BYTES;
-    if (rung == hgemm_swap_ab) return swap_ab_all_widths::shared_bytes();
+    if (rung == hgemm_swap_ab) return swap_ab_widths::shared_bytes();
     if (rung == hgemm_narrow_tiles) return ws_shape<NARROW_BN, NARROW_STAGES>::SHARED_BYTES;
     return 0;
 }

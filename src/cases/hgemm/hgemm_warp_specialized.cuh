@@ -35,32 +35,7 @@ __device__ __forceinline__ void wgmma_k_tile(float (&acc)[BN / 2], uint32_t a_ro
     for (int step = 0; step < HGEMM_TILE_K / 16; ++step) {
         uint64_t a_desc = wgmma_descriptor_sw128(a_rows + 32 * step);
         uint64_t b_desc = wgmma_descriptor_sw128(b_rows + 32 * step);
-        if constexpr (BN == 256)
-            wgmma_m64n256k16_bf16(acc, a_desc, b_desc);
-        else if constexpr (BN == 224)
-            wgmma_m64n224k16_bf16(acc, a_desc, b_desc);
-        else if constexpr (BN == 192)
-            wgmma_m64n192k16_bf16(acc, a_desc, b_desc);
-        else if constexpr (BN == 128)
-            wgmma_m64n128k16_bf16(acc, a_desc, b_desc);
-        else if constexpr (BN == 120)
-            wgmma_m64n120k16_bf16(acc, a_desc, b_desc);
-        else if constexpr (BN == 112)
-            wgmma_m64n112k16_bf16(acc, a_desc, b_desc);
-        else if constexpr (BN == 104)
-            wgmma_m64n104k16_bf16(acc, a_desc, b_desc);
-        else if constexpr (BN == 96)
-            wgmma_m64n96k16_bf16(acc, a_desc, b_desc);
-        else if constexpr (BN == 88)
-            wgmma_m64n88k16_bf16(acc, a_desc, b_desc);
-        else if constexpr (BN == 80)
-            wgmma_m64n80k16_bf16(acc, a_desc, b_desc);
-        else if constexpr (BN == 72)
-            wgmma_m64n72k16_bf16(acc, a_desc, b_desc);
-        else {
-            static_assert(BN == 64, "a wgmma width with its wrapper in tensor_ptx.cuh");
-            wgmma_m64n64k16_bf16(acc, a_desc, b_desc);
-        }
+        wgmma_ss_bf16<BN>(acc, a_desc, b_desc);
     }
 }
 

@@ -515,10 +515,22 @@ __device__ __forceinline__ void setmaxnreg_decrease()
 #else
 #define WGMMA_SS_BF16_ASM(N, R)
 #endif
+/* wgmma_ss_bf16<N>: the same wrapper for a width given as a template
+ * parameter; a width without its WGMMA_SS_BF16 line fails to compile. */
+template <int N>
+__device__ __forceinline__ void wgmma_ss_bf16(float (&d)[N / 2], uint64_t a_desc, uint64_t b_desc)
+{
+    static_assert(N < 0, "a wgmma width without its WGMMA_SS_BF16 line below");
+}
 #define WGMMA_SS_BF16(N, R)                                                                                     \
     __device__ __forceinline__ void wgmma_m64n##N##k16_bf16(float(&d)[R], uint64_t a_desc, uint64_t b_desc)   \
     {                                                                                                           \
         WGMMA_SS_BF16_ASM(N, R);                                                                                \
+    }                                                                                                           \
+    template <>                                                                                                 \
+    __device__ __forceinline__ void wgmma_ss_bf16<N>(float(&d)[R], uint64_t a_desc, uint64_t b_desc)          \
+    {                                                                                                           \
+        wgmma_m64n##N##k16_bf16(d, a_desc, b_desc);                                                             \
     }
 
 WGMMA_SS_BF16(64, 32) WGMMA_SS_BF16(72, 36) WGMMA_SS_BF16(80, 40) WGMMA_SS_BF16(88, 44) WGMMA_SS_BF16(96, 48) WGMMA_SS_BF16(104, 52) WGMMA_SS_BF16(112, 56)
