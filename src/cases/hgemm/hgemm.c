@@ -118,7 +118,8 @@ int hgemm_encode_tensor_maps(hgemm_problem *p, char *err, size_t err_len)
 {
     if (encode_map(&p->a_rows128, p->a, p->m, p->k, p->ld, 128, err, err_len) ||
         encode_map(&p->b_rows32, p->b, p->n, p->k, p->ld, 32, err, err_len) ||
-        encode_map(&p->b_rows40, p->b, p->n, p->k, p->ld, 40, err, err_len) ||
+        encode_map(&p->b_rows_narrow, p->b, p->n, p->k, p->ld, hgemm_cluster_share(p->narrow_width, 2), err,
+                   err_len) ||
         encode_map(&p->b_rows48, p->b, p->n, p->k, p->ld, 48, err, err_len) ||
         encode_map(&p->b_rows56, p->b, p->n, p->k, p->ld, 56, err, err_len) ||
         encode_map(&p->b_rows64, p->b, p->n, p->k, p->ld, 64, err, err_len) ||
@@ -206,7 +207,8 @@ static const ladder_variant hgemm_variants[] = {
                            "of A",
                 SM90A(hgemm_swap_ab), NEEDS_SM90A),
     LADDER_RUNG("narrow_tiles", "M 129-256: unswapped, A's two tile rows in one cluster sharing B's tile, B's tiles "
-                                "80 wide (wgmma m64n80k16): 2 x N/80 tiles, to fill a wave where swap_ab's cannot",
+                                "80 to 256 wide, the narrowest whose tiles fit one wave, to fill it where swap_ab's "
+                                "cannot",
                 SM90A(hgemm_narrow_tiles), NEEDS_SM90A),
     LADDER_RUNG("gemv_mma", "M or N <= 16 (decode): stream the large operand once with 16-byte loads, warps split K, "
                             "mma.sync", hgemm_gemv_mma, NEEDS_SM80),
@@ -340,6 +342,7 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
     double dram_gbps = ladder_peak_dram_gbps(device), stream_bytes = hgemm_stream_bytes(dram_gbps);
     p->swap_ab_splits = hgemm_swap_ab_width(p->m) ? hgemm_swap_ab_splits(p->m, p->n, p->k, s->sms, stream_bytes) : 1;
     p->swap_ab_cluster = p->swap_ab_pair = 1;
+    p->narrow_width = hgemm_narrow_width(p->n, s->sms);
     s->c_aligned_ld = (p->n + 3) / 4 * 4;
     /* The partials and the padded C are extras: without room for them the
      * split-K rungs and the reference skip, the ladder still runs. */

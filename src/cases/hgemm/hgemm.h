@@ -34,15 +34,17 @@ typedef struct hgemm_problem {
     float *c;
     int m, n, k, ld;
     /* The TMA rungs' tensor maps (hgemm_encode_tensor_maps): A in boxes of
-     * 128 rows, B in boxes of 40 (half of narrow_tiles' tile), 48, 56 and
+     * 128 rows, B in boxes of 48, 56 and
      * 64 (a quarter of persistent_multicast's tiles in clusters of four; 64
      * also swap_ab's short tiles), 96, 112 and 128 (a half, in clusters of
      * two), 192 (swap_ab's tall tiles) and 256 rows; each box 64 elements
      * (128 bytes) of K, 128-byte swizzle, zeros outside the matrix. For
      * swap_ab, A in boxes of hgemm_swap_ab_tile_cols rows, or in clusters of
      * its hgemm_cluster_share, encoded once its shape is chosen (unset past
-     * HGEMM_SWAP_AB_MAX_M, and without sm_90a kernels). */
-    CUtensorMap a_rows128, b_rows32, b_rows40, b_rows48, b_rows56, b_rows64, b_rows96, b_rows112, b_rows128,
+     * HGEMM_SWAP_AB_MAX_M, and without sm_90a kernels). For narrow_tiles,
+     * B in boxes of half its narrow_width (hgemm_narrow_width), each block
+     * of a cluster of two bringing half the tile. */
+    CUtensorMap a_rows128, b_rows32, b_rows_narrow, b_rows48, b_rows56, b_rows64, b_rows96, b_rows112, b_rows128,
         b_rows192, b_rows256, a_rows_swap;
     /* C (FP32) in boxes of 32 columns (128 bytes, 128-byte swizzle) by 64
      * rows, for the epilogue of TMA stores; encoded (c_map_encoded) where
@@ -59,6 +61,8 @@ typedef struct hgemm_problem {
      * width, blocks a cluster along B's rows that share A's tile (1, 2 or
      * 4), and tile columns side by side that share B's (1 or 2) */
     int swap_ab_rows, swap_ab_tile_width, swap_ab_cluster, swap_ab_pair;
+    /* narrow_tiles' tile width (hgemm_narrow_width) */
+    int narrow_width;
     /* Blocks of persistent_multicast resident at once, in clusters of two
      * and of four (hgemm_cluster_blocks; swap_ab's clusters of four take
      * the latter too); 0 where no such cluster fits. Its shape
@@ -98,8 +102,8 @@ int hgemm_cluster_blocks(const hgemm_problem *problem, int cluster);
 int hgemm_swap_ab_pair_blocks(const hgemm_problem *problem);
 
 /* Fill the problem's tensor maps through the driver's cuTensorMapEncodeTiled
- * (found with cudaGetDriverEntryPointByVersion: no -lcuda). Returns 0, or
- * -1 with the reason in err. */
+ * (found with cudaGetDriverEntryPointByVersion: no -lcuda), narrow_width
+ * set first. Returns 0, or -1 with the reason in err. */
 int hgemm_encode_tensor_maps(hgemm_problem *problem, char *err, size_t err_len);
 
 /* Dynamic shared memory a rung of each object asks for per block (0 for
@@ -186,17 +190,19 @@ static inline HGEMM_HOST_DEVICE int hgemm_cluster_share(int cols, int cluster)
     return (cols + cluster - 1) / cluster;
 }
 
-/* The stages of swap_ab's ring for tiles of 64 x `consumers` rows of B
- * by `width` rows of A, 128 bytes each: the most that fit a block's 227 KB
- * with 1 KB for the ring's alignment and two 8-byte barriers a stage
- * (64-row tiles: 14 stages at width 64, 11 at 96, 9 at 128; 128-row tiles
- * 128 wide: 7). A constant expression, for the kernels' templates. */
-#define HGEMM_SWAP_STAGES(consumers, width) \
+/* The stages of a warp-specialized ring for tiles of 64 x `consumers`
+ * rows by `width`, 128 bytes each (swap_ab: rows of B by rows of A;
+ * narrow_tiles: two consumers, rows of A by rows of B): the most that fit a
+ * block's 227 KB with 1 KB for the ring's alignment and two 8-byte
+ * barriers a stage (64-row tiles: 14 stages at width 64, 11 at 96, 9 at
+ * 128; 128-row tiles: 8 at width 80, 7 at 128, 6 at 144, 4 at 256). A
+ * constant expression, for the kernels' templates. */
+#define HGEMM_RING_STAGES(consumers, width) \
     ((227 * 1024 - 1024) / ((64 * (consumers) + (width)) * 128 + 16))
 
 /* swap_ab's tiles: 128 of B's n rows by all of A's, or 64 rows (twice
  * the tiles, one consumer warpgroup each, a deeper ring of
- * HGEMM_SWAP_STAGES) where 128-row tiles would give fewer than half
+ * HGEMM_RING_STAGES) where 128-row tiles would give fewer than half
  * the SMs one. A 64-row tile is at most 128 wide (past that its ring would
  * hold 5 stages): A's rows past 128 take two tiles, where the 64-row tiles
  * then make one wave at most (250 x 5000 x 3000: 79 x 2 tiles, 0.43 of
@@ -243,7 +249,7 @@ static inline int hgemm_swap_ab_tile_width(int m, int n, int sms)
 static inline int hgemm_swap_ab_splits(int m, int n, int k, int sms, double stream_bytes)
 {
     int rows = hgemm_swap_ab_rows(m, n, sms), width = hgemm_swap_ab_tile_width(m, n, sms);
-    double in_flight = HGEMM_SWAP_STAGES(1, width) * 64 * 128;
+    double in_flight = HGEMM_RING_STAGES(1, width) * 64 * 128;
     int enough = rows != 64 ? (sms + 1) / 2 : (int)ceil(stream_bytes / in_flight);
     return hgemm_split_count((long long)((n + rows - 1) / rows) * hgemm_swap_ab_tiles_across(m, width), k, sms, enough);
 }
@@ -697,6 +703,22 @@ static inline int hgemm_swap_ab_launchable(hgemm_swap_ab_shape s)
 {
     int rows_known = s.rows == 64 || s.rows == 128 || s.rows == 192;
     return rows_known && (HGEMM_SWAP_AB_FORMS(s.rows, s.width) & hgemm_swap_ab_form(s.cluster, s.pair)) != 0;
+}
+
+/* narrow_tiles' tile width on `sms` SMs: the narrowest of 80, 96, ..., 256
+ * whose tiles (two tile rows of 128, ceil(n / width) tile columns) all run
+ * in one wave; 256 where none does. A narrower tile reads more bytes a
+ * FLOP, so it pays only where it fills SMs that a wider one leaves idle:
+ * 80 at 250 x 5000 (126 tiles), where 128 would give 80; at 216 x 9216,
+ * 80 gives 232 tiles, 1.76 waves, and 144 gives 128 in one (cuBLAS's own
+ * choice there: nvjet 144 x 128 in clusters of two, Nsight Compute, H100). */
+#define HGEMM_NARROW_MIN_WIDTH 80
+#define HGEMM_NARROW_MAX_WIDTH 256
+static inline int hgemm_narrow_width(int n, int sms)
+{
+    int width = HGEMM_NARROW_MIN_WIDTH;
+    while (width < HGEMM_NARROW_MAX_WIDTH && 2LL * ((n + width - 1) / width) > sms) width += 16;
+    return width;
 }
 
 /* The clusters a persistent launch takes to walk `units` units on

@@ -94,7 +94,13 @@ int main(void)
                             * wide of 128 and 192 rows, 120 and 128 wide of 128
                             * rows */
                            "69x205x64", "107x199x64", "83x211x66", "226x203x66",
-                           "163x5533x64", "165x8455x64", "229x5531x64", "250x5537x64"};
+                           "163x5533x64", "165x8455x64", "229x5531x64", "250x5537x64",
+                           /* narrow_tiles at every width (on 132 SMs; 80, 96, 128 and
+                            * 144 above): 112, 160, 176, 192, 224, 240; 208 with 7
+                            * k-tiles through its 5-stage ring, and 256 with 5 through
+                            * 4, its 79 units in more than one round */
+                           "129x7001x64", "129x10007x64", "129x11008x64", "129x12301x64", "129x14001x64",
+                           "129x15111x64", "129x13001x400", "256x20000x300"};
     int ran = 0;
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
         void *state = create_case_or_die(&hgemm_case, sizes[i]);

@@ -413,7 +413,7 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  * (0.87 to 0.99 at 256 x 8192 x 8192, H100), and 64-row tiles whole in K
  * as wide as their rows of A past 64 (hgemm_swap_ab_short_width: 0.91 to
  * 0.98 at 80 x 4096 x 4096, H100), every ring the deepest that fits
- * (HGEMM_SWAP_STAGES): 7 stages of 32 KB at 128 x 128, where the other
+ * (HGEMM_RING_STAGES): 7 stages of 32 KB at 128 x 128, where the other
  * rungs' 128 x 128 tiles keep 6 (WS_128_STAGES; H200, forced in a scratch
  * build, 7 against 6: 23.4 against 23.9 us at 250 x 5000 x 3000, 27.0
  * against 27.3 at 192 x 6144 x 4096; beside the single release, level). */
@@ -462,7 +462,7 @@ static void launch_swap_ab(const hgemm_problem *p, cudaStream_t stream)
 /* Blocks of swap_ab's clusters of eight that can be resident at once. */
 extern "C" int hgemm_swap_ab_pair_blocks(const hgemm_problem *p)
 {
-    constexpr int STAGES = HGEMM_SWAP_STAGES(1, 128);
+    constexpr int STAGES = HGEMM_RING_STAGES(1, 128);
     constexpr auto kernel = warp_specialized_kernel<128, STAGES, true, 4, true, 1, 0, 2>;
     cudaLaunchAttribute cluster;
     cudaLaunchConfig_t config =
@@ -489,16 +489,16 @@ struct swap_ab_tile {
     static void launch(const hgemm_problem *p, cudaStream_t stream)
     {
         if constexpr (HGEMM_SWAP_AB_FORMS(64, WIDTH) != 0)
-            if (p->swap_ab_rows == 64) launch_swap_ab<WIDTH, HGEMM_SWAP_STAGES(1, WIDTH), 1>(p, stream);
+            if (p->swap_ab_rows == 64) launch_swap_ab<WIDTH, HGEMM_RING_STAGES(1, WIDTH), 1>(p, stream);
         if constexpr (HGEMM_SWAP_AB_FORMS(128, WIDTH) != 0)
-            if (p->swap_ab_rows == 128) launch_swap_ab<WIDTH, HGEMM_SWAP_STAGES(2, WIDTH), 2>(p, stream);
+            if (p->swap_ab_rows == 128) launch_swap_ab<WIDTH, HGEMM_RING_STAGES(2, WIDTH), 2>(p, stream);
         if constexpr (HGEMM_SWAP_AB_FORMS(192, WIDTH) != 0)
-            if (p->swap_ab_rows == 192) launch_swap_ab<WIDTH, HGEMM_SWAP_STAGES(3, WIDTH), 3>(p, stream);
+            if (p->swap_ab_rows == 192) launch_swap_ab<WIDTH, HGEMM_RING_STAGES(3, WIDTH), 3>(p, stream);
     }
     static constexpr size_t SHARED_BYTES = std::max(
-        {HGEMM_SWAP_AB_FORMS(64, WIDTH) ? ws_shape<WIDTH, HGEMM_SWAP_STAGES(1, WIDTH), 1>::SHARED_BYTES : 0,
-         HGEMM_SWAP_AB_FORMS(128, WIDTH) ? ws_shape<WIDTH, HGEMM_SWAP_STAGES(2, WIDTH), 2>::SHARED_BYTES : 0,
-         HGEMM_SWAP_AB_FORMS(192, WIDTH) ? ws_shape<WIDTH, HGEMM_SWAP_STAGES(3, WIDTH), 3>::SHARED_BYTES : 0});
+        {HGEMM_SWAP_AB_FORMS(64, WIDTH) ? ws_shape<WIDTH, HGEMM_RING_STAGES(1, WIDTH), 1>::SHARED_BYTES : 0,
+         HGEMM_SWAP_AB_FORMS(128, WIDTH) ? ws_shape<WIDTH, HGEMM_RING_STAGES(2, WIDTH), 2>::SHARED_BYTES : 0,
+         HGEMM_SWAP_AB_FORMS(192, WIDTH) ? ws_shape<WIDTH, HGEMM_RING_STAGES(3, WIDTH), 3>::SHARED_BYTES : 0});
 };
 
 /* swap_ab's widths: 64, wgmma's steps of 8 from 72 to 128 (64-row tiles
@@ -542,19 +542,34 @@ extern "C" void hgemm_swap_ab(const hgemm_problem *p, cudaStream_t stream)
  * block bringing 64 of A's 128 rows into both): H100, one call, 0.769
  * against 0.698 at 250 x 5000 x 3000, but 0.760 against 0.873 at 240 x
  * 5120 x 4096, 0.740 against 0.813 at 200 x 5000 x 3000, 0.844 against
- * 0.955 at 250 x 5000 x 3072, 0.474 against 0.582 at 160 x 5000 x 3000. */
-constexpr int NARROW_BN = 80, NARROW_STAGES = 8;
+ * 0.955 at 250 x 5000 x 3072, 0.474 against 0.582 at 160 x 5000 x 3000.
+ * Then as wide as a wave needs (hgemm_narrow_width): 80 wide fills one
+ * wave up to N = 5280 on 132 SMs; past it the tiles ran in 1.2 to 2 waves
+ * (216 x 9216: 232 tiles), where a tile 144 wide gives 128 in one
+ * (cuBLAS's 144 x 128 there), each tile column read by all of A's rows. */
+template <int WIDTH>
+struct narrow_tile {
+    static constexpr int STAGES = HGEMM_RING_STAGES(2, WIDTH);
+    static void launch(const hgemm_problem *p, cudaStream_t stream)
+    {
+        launch_warp_specialized<WIDTH, STAGES, true, 2>(p->a_rows128, p->b_rows_narrow, p->c, p->m, p->n, p->k, 1,
+                                                        multiprocessors(), stream);
+    }
+    static constexpr size_t SHARED_BYTES = ws_shape<WIDTH, STAGES>::SHARED_BYTES;
+};
+
+typedef tile_widths<narrow_tile, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240, 256> narrow_widths;
+static_assert(HGEMM_NARROW_MIN_WIDTH == 80 && HGEMM_NARROW_MAX_WIDTH == 256, "narrow_widths spans the rule's widths");
 
 extern "C" void hgemm_narrow_tiles(const hgemm_problem *p, cudaStream_t stream)
 {
-    launch_warp_specialized<NARROW_BN, NARROW_STAGES, true, 2>(p->a_rows128, p->b_rows40, p->c, p->m, p->n, p->k, 1,
-                                                               multiprocessors(), stream);
+    narrow_widths::launch(p->narrow_width, p, stream);
 }
 
 size_t hgemm_skinny_shared_bytes(hgemm_launcher *rung)
 {
     if (rung == hgemm_split_k) return ws_shape<128, WS_128_STAGES>::SHARED_BYTES;
     if (rung == hgemm_swap_ab) return swap_ab_widths::shared_bytes();
-    if (rung == hgemm_narrow_tiles) return ws_shape<NARROW_BN, NARROW_STAGES>::SHARED_BYTES;
+    if (rung == hgemm_narrow_tiles) return narrow_widths::shared_bytes();
     return 0;
 }

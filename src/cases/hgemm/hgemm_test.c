@@ -184,6 +184,14 @@ static void test_swap_ab_splits(void)
     EXPECT(hgemm_swap_ab_rows(64, 8320, 132) == 64);   /* 130 tiles of 64 rows, A's in one */
     EXPECT(hgemm_swap_ab_rows(200, 11008, 132) == 192 && hgemm_swap_ab_rows(200, 8448, 132) == 128); /* 58, 66 x 2 */
     EXPECT(hgemm_swap_ab_rows(200, 16384, 132) == 128 && hgemm_swap_ab_rows(128, 11008, 132) == 128); /* 86 x 2, 86 */
+    /* narrow_tiles: the narrowest width whose tiles fit one wave */
+    EXPECT(hgemm_narrow_width(5000, 132) == 80 && hgemm_narrow_width(5280, 132) == 80); /* 63, 66 x 2 */
+    EXPECT(hgemm_narrow_width(5281, 132) == 96);   /* 67 x 2 at 80 */
+    EXPECT(hgemm_narrow_width(9216, 132) == 144);  /* 64 x 2; 72 x 2 at 128 */
+    EXPECT(hgemm_narrow_width(9216, 114) == 176);  /* 53 x 2; 58 x 2 at 160 */
+    EXPECT(hgemm_narrow_width(11008, 132) == 176); /* 63 x 2; 69 x 2 at 160 */
+    EXPECT(hgemm_narrow_width(16896, 132) == 256); /* 66 x 2; 71 x 2 at 240 */
+    EXPECT(hgemm_narrow_width(20000, 132) == 256); /* none fits: the widest */
     EXPECT(SPLITS_H100(32, 11008, 4096, 132) == 1);  /* 86 tiles of 128 rows */
     EXPECT(SPLITS_H100(64, 2368, 4096, 132) == 1);   /* width 64: 37 tiles keep 4 MB of B in flight */
     EXPECT(SPLITS_H100(64, 2304, 4096, 132) == 3);   /* 36 do not: 132 / 36 slices */
