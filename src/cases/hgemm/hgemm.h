@@ -610,6 +610,17 @@ static inline int hgemm_swap_ab_short_width(int width, int rows, int cols, int s
     return held > 64 && held < width ? held : width;
 }
 
+/* 128-row tiles across all of A's rows (256 wide, M 129-256: past a wave
+ * of 192-row tiles, N > 12672 on 132 SMs) multiply as wide as those rows,
+ * in steps of 16 (144 to 240), where the 256-wide wgmma spent its columns
+ * past M on padding (96 of them at M = 160); the ring deepens with it (6
+ * stages at 160, 4 at 256). cuBLAS's own tile at 160 x 16384 x 4096: 128 x
+ * 160 (Nsight Compute, H200). */
+static inline int hgemm_swap_ab_tall_width(int width, int rows, int cols)
+{
+    return rows == 128 && width == 256 ? (cols + 15) / 16 * 16 : width;
+}
+
 /* swap_ab's tiles: rows of B a tile, wgmma width, slices of K, blocks a
  * cluster along B's rows that share A's tile (1, 2 or 4), and tile columns
  * side by side in the cluster that share B's tile (1 or 2): a cluster is
@@ -629,7 +640,8 @@ typedef struct hgemm_swap_ab_shape {
  * tiles 96 wide where that holds A's rows (hgemm_swap_ab_multiply_width);
  * those alone as a pair on the grid (hgemm_swap_ab_pair_alone); last,
  * 64-row tiles as wide as their rows of A past 64
- * (hgemm_swap_ab_short_width).
+ * (hgemm_swap_ab_short_width) and 128-row tiles across all of them as
+ * wide as those (hgemm_swap_ab_tall_width).
  * For M up to HGEMM_SWAP_AB_MAX_M. */
 static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, int ld, int sms, double stream_bytes,
                                                           int slots2, int slots4, int slots8,
@@ -652,6 +664,7 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
     int pair_width = hgemm_swap_ab_pair_alone(m, n, ld, sms, s.rows, s.width, s.splits, s.cluster, s.pair, slots2);
     if (pair_width) s.width = pair_width, s.pair = 2;
     s.width = hgemm_swap_ab_short_width(s.width, s.rows, hgemm_swap_ab_tile_cols(m, s.width), s.splits, s.cluster);
+    s.width = hgemm_swap_ab_tall_width(s.width, s.rows, hgemm_swap_ab_tile_cols(m, s.width));
     return s;
 }
 
@@ -671,7 +684,8 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
  * A constant expression, for the kernels' templates. 64-row tiles are 64,
  * or 72 to 128 wide in steps of 8 (hgemm_swap_ab_short_width), 192 and
  * 224 across A's rows (hgemm_swap_ab_across); 128- and 192-row tiles 80 to
- * 128 wide but 96 and 128 only as a pair alone (hgemm_swap_ab_pair_alone). */
+ * 128 wide but 96 and 128 only as a pair alone (hgemm_swap_ab_pair_alone);
+ * 128-row tiles 144 to 256 wide in steps of 16 (hgemm_swap_ab_tall_width). */
 #define HGEMM_SWAP_STEP_WIDTH(width, from, to) ((width) % 8 == 0 && (width) >= (from) && (width) <= (to))
 #define HGEMM_SWAP_AB_FORMS(rows, width)                                                                             \
     ((rows) == 64    ? ((width) == 192 || (width) == 224 ? HGEMM_SWAP_TWOS | HGEMM_SWAP_FOURS                       \
@@ -682,6 +696,7 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
                         : (width) == 96  ? HGEMM_SWAP_ONES | HGEMM_SWAP_PAIR                                         \
                         : (width) == 128 ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS | HGEMM_SWAP_EIGHTS | HGEMM_SWAP_PAIR  \
                         : (width) == 256 ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS                                        \
+                        : (width) % 16 == 0 && (width) >= 144 && (width) <= 240 ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS \
                         : HGEMM_SWAP_STEP_WIDTH(width, 80, 120) ? HGEMM_SWAP_PAIR                                   \
                                                                 : 0)                                                 \
      : (rows) == 192 ? ((width) == 96    ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS | HGEMM_SWAP_EIGHTS | HGEMM_SWAP_PAIR  \

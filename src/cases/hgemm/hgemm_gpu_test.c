@@ -100,7 +100,13 @@ int main(void)
                             * k-tiles through its 5-stage ring, and 256 with 5 through
                             * 4, its 79 units in more than one round */
                            "129x7001x64", "129x10007x64", "129x11008x64", "129x12301x64", "129x14001x64",
-                           "129x15111x64", "129x13001x400", "256x20000x300"};
+                           "129x15111x64", "129x13001x400", "256x20000x300",
+                           /* swap_ab's 128-row tiles across all of A's rows as wide
+                            * as they are (on 132 SMs; 144 above, alone and in fours):
+                            * 160 alone, 8 k-tiles through its 6-stage ring, and 240;
+                            * 176, 192, 208 and 224 in fours */
+                           "160x13001x500", "240x13500x64", "176x14001x130", "192x12900x66", "200x13001x66",
+                           "224x13000x66"};
     int ran = 0;
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
         void *state = create_case_or_die(&hgemm_case, sizes[i]);

@@ -503,8 +503,10 @@ struct swap_ab_tile {
 
 /* swap_ab's widths: 64, wgmma's steps of 8 from 72 to 128 (64-row tiles
  * as wide as their rows of A, pairs alone from 80), 192 and 224 (64-row
- * tiles across A's rows), 256 (128-row tiles across all of A's rows). */
-typedef tile_widths<swap_ab_tile, 64, 72, 80, 88, 96, 104, 112, 120, 128, 192, 224, 256> swap_ab_widths;
+ * tiles across A's rows), steps of 16 from 144 to 256 (128-row tiles
+ * across all of A's rows). */
+typedef tile_widths<swap_ab_tile, 64, 72, 80, 88, 96, 104, 112, 120, 128, 144, 160, 176, 192, 208, 224, 240, 256>
+    swap_ab_widths;
 
 extern "C" void hgemm_swap_ab(const hgemm_problem *p, cudaStream_t stream)
 {
