@@ -239,6 +239,20 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  * In the same session (H100) every other choice the rules could make was
  * forced at five shapes; none beat the rules' own (K split in 2 or 3 cost
  * 10-30% where M is 100-250: the partials are as large as C).
+ * Then those 128-row tiles across all of A's rows (past a wave of 192-row
+ * tiles) multiply as wide as A's rows in steps of 16, not 256
+ * (hgemm_swap_ab_tall_width; cuBLAS's 128 x 160 at 160 x 16384 x 4096).
+ * H200, one call, two rounds, ratio to cuBLAS against 256 wide:
+ *   160 x 16384 x 4096   0.946-0.973 against 0.843
+ *   200 x 16384 x 4096   0.986-0.992 against 0.841-0.862
+ *   192 x 16384 x 4096   1.022-1.026 against 0.867-0.869
+ *   176 x 16384 x 8192   1.021-1.028 against 0.809-0.825
+ *   144 x 14336 x 4096   0.917-0.944 against 0.726-0.732
+ *   160 x 14336 x 8192   0.926-0.927 against 0.715-0.717
+ *   224 x 13000 x 4096   0.901-0.903 against 0.809-0.816
+ *   129 x 20000 x 4096   0.735-0.750 against 0.538-0.542 (157 tiles: past
+ *                        a wave; cuBLAS's 192 x 144 tiles in fours make one)
+ * level at 256 x 14336 x 4096 (256 wide either way) and 32 x 11008 x 4096.
  * Then A's boxes exactly its rows' share, no longer rounded up to 8 (no box
  * past A but by a row; the rows of a stage past the box feed columns never
  * stored). H100, one call, two rounds against the build before: 0.931 /
