@@ -618,7 +618,20 @@ static inline int hgemm_swap_ab_short_width(int width, int rows, int cols, int s
  * 160 (Nsight Compute, H200). */
 static inline int hgemm_swap_ab_tall_width(int width, int rows, int cols)
 {
-    return rows == 128 && width == 256 ? (cols + 15) / 16 * 16 : width;
+    return (rows == 128 || rows == 192) && width == 256 ? (cols + 15) / 16 * 16 : width;
+}
+
+/* Those 128-row tiles, where they make more than a wave, take 192 rows
+ * where those make one (N from 16897 to 25344 on 132 SMs) and A's rows
+ * are at most 192: ptxas compiles three consumer warpgroups against 128
+ * registers a thread (setmaxnreg gives 152 only when the kernel runs), and
+ * 208 wide, 104 accumulators, did not fit. cuBLAS's 192 x 144 tiles at 129 x 20000 x 4096
+ * (Nsight Compute, H200), 105 of them where 128 rows gave 157. */
+#define HGEMM_SWAP_TALL_ROWS_MAX_M 192
+static inline int hgemm_swap_ab_tall_rows(int m, int n, int sms, int rows, int width)
+{
+    int past_a_wave = (n + 127) / 128 > sms, one_wave = (n + 191) / 192 <= sms;
+    return rows == 128 && width == 256 && past_a_wave && one_wave && m <= HGEMM_SWAP_TALL_ROWS_MAX_M ? 192 : rows;
 }
 
 /* swap_ab's tiles: rows of B a tile, wgmma width, slices of K, blocks a
@@ -640,8 +653,9 @@ typedef struct hgemm_swap_ab_shape {
  * tiles 96 wide where that holds A's rows (hgemm_swap_ab_multiply_width);
  * those alone as a pair on the grid (hgemm_swap_ab_pair_alone); last,
  * 64-row tiles as wide as their rows of A past 64
- * (hgemm_swap_ab_short_width) and 128-row tiles across all of them as
- * wide as those (hgemm_swap_ab_tall_width).
+ * (hgemm_swap_ab_short_width) and 128-row tiles across all of them, 192
+ * rows past a wave (hgemm_swap_ab_tall_rows), as wide as those
+ * (hgemm_swap_ab_tall_width).
  * For M up to HGEMM_SWAP_AB_MAX_M. */
 static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, int ld, int sms, double stream_bytes,
                                                           int slots2, int slots4, int slots8,
@@ -664,6 +678,7 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
     int pair_width = hgemm_swap_ab_pair_alone(m, n, ld, sms, s.rows, s.width, s.splits, s.cluster, s.pair, slots2);
     if (pair_width) s.width = pair_width, s.pair = 2;
     s.width = hgemm_swap_ab_short_width(s.width, s.rows, hgemm_swap_ab_tile_cols(m, s.width), s.splits, s.cluster);
+    s.rows = hgemm_swap_ab_tall_rows(m, n, sms, s.rows, s.width);
     s.width = hgemm_swap_ab_tall_width(s.width, s.rows, hgemm_swap_ab_tile_cols(m, s.width));
     return s;
 }
@@ -685,7 +700,8 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
  * or 72 to 128 wide in steps of 8 (hgemm_swap_ab_short_width), 192 and
  * 224 across A's rows (hgemm_swap_ab_across); 128- and 192-row tiles 80 to
  * 128 wide but 96 and 128 only as a pair alone (hgemm_swap_ab_pair_alone);
- * 128-row tiles 144 to 256 wide in steps of 16 (hgemm_swap_ab_tall_width). */
+ * 128-row tiles 144 to 256 wide in steps of 16, 192-row ones to 192
+ * (hgemm_swap_ab_tall_width). */
 #define HGEMM_SWAP_STEP_WIDTH(width, from, to) ((width) % 8 == 0 && (width) >= (from) && (width) <= (to))
 #define HGEMM_SWAP_AB_FORMS(rows, width)                                                                             \
     ((rows) == 64    ? ((width) == 192 || (width) == 224 ? HGEMM_SWAP_TWOS | HGEMM_SWAP_FOURS                       \
@@ -702,6 +718,7 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
      : (rows) == 192 ? ((width) == 96    ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS | HGEMM_SWAP_EIGHTS | HGEMM_SWAP_PAIR  \
                         : (width) == 128 ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS | HGEMM_SWAP_EIGHTS                    \
                         : HGEMM_SWAP_STEP_WIDTH(width, 80, 112) ? HGEMM_SWAP_PAIR                                   \
+                        : (width) % 16 == 0 && (width) >= 144 && (width) <= HGEMM_SWAP_TALL_ROWS_MAX_M ? HGEMM_SWAP_ONES \
                                                                 : 0)                                                 \
                      : 0)
 

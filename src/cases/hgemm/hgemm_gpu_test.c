@@ -106,7 +106,11 @@ int main(void)
                             * 160 alone, 8 k-tiles through its 6-stage ring, and 240;
                             * 176, 192, 208 and 224 in fours */
                            "160x13001x500", "240x13500x64", "176x14001x130", "192x12900x66", "200x13001x66",
-                           "224x13000x66"};
+                           "224x13000x66",
+                           /* and in 192-row tiles where 128-row ones pass a wave: 144,
+                            * 160 (7 k-tiles through its 5-stage ring), 176 and 192
+                            * wide; past 192 of A's rows, 128-row tiles 208 wide */
+                           "129x17001x64", "160x20000x400", "176x18000x64", "192x19000x66", "208x21000x64"};
     int ran = 0;
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
         void *state = create_case_or_die(&hgemm_case, sizes[i]);

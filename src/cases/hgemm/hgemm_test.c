@@ -396,7 +396,11 @@ static void test_swap_ab_across(void)
     SHAPE_H100(144, 12288, 4096, 192, 80, 1, 1, 2); /* 192-row tiles: 128 blocks */
     SHAPE_H100(160, 16384, 4096, 128, 160, 1, 1, 1); /* past a wave: all of A in one tile, 160 wide */
     SHAPE_H100(256, 16384, 4096, 128, 256, 1, 1, 1); /* 256 wide */
-    SHAPE_H100(129, 20000, 4096, 128, 144, 1, 1, 1); /* 144 wide */
+    SHAPE_H100(129, 20000, 4096, 192, 144, 1, 1, 1); /* 157 tiles of 128 rows: 105 of 192, 144 wide */
+    SHAPE_H100(240, 20000, 4096, 128, 240, 1, 1, 1); /* A's rows past 192: 128 rows */
+    SHAPE_H100(192, 20000, 4096, 192, 192, 1, 1, 1);
+    SHAPE_H100(193, 20000, 4096, 128, 208, 1, 1, 1);
+    SHAPE_H100(200, 26000, 4096, 128, 208, 1, 1, 1); /* 136 tiles of 192 rows: past a wave too */
     SHAPE_H100(256, 11008, 4096, 192, 128, 1, 1, 1); /* 192-row tiles 128 wide: alone */
     SHAPE_H100(256, 8192, 8192, 128, 128, 1, 1, 2); /* 128-row tiles 128 wide: a pair */
     SHAPE_H100(32, 4096, 4096, 64, 64, 1, 1, 1);    /* 32 rows: 64 wide */
