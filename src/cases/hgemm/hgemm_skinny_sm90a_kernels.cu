@@ -253,6 +253,19 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  *   129 x 20000 x 4096   0.735-0.750 against 0.538-0.542 (157 tiles: past
  *                        a wave; cuBLAS's 192 x 144 tiles in fours make one)
  * level at 256 x 14336 x 4096 (256 wide either way) and 32 x 11008 x 4096.
+ * Then past a wave of those, 192-row tiles across all of A's rows where
+ * those make one (hgemm_swap_ab_tall_rows, M up to 192). H200, one call,
+ * two rounds, against 128-row tiles:
+ *   129 x 20000 x 4096   0.986-0.996 against 0.727-0.730 (144 wide)
+ *   160 x 20000 x 4096   1.019-1.024 against 0.717-0.726 (160)
+ *   192 x 20000 x 4096   0.915-0.916 against 0.651 (192)
+ *   176 x 22016 x 4096   0.974-0.975 against 0.732-0.736 (176)
+ *   144 x 24576 x 4096   0.972-0.986 against 0.803-0.821 (144)
+ *   160 x 18000 x 8192   1.006-1.007 against 0.689-0.690 (160)
+ *   129 x 17408 x 4096   0.972-0.973 against 0.658-0.659 (144)
+ *   192 x 24576 x 4096   0.959-0.962 against 0.748-0.755 (192)
+ * level at 200 x 20480 x 4096 (A's rows past 192: 128-row tiles 208 wide,
+ * 0.71, still behind) and 160 x 16384 x 4096 (one wave of 128-row tiles).
  * Then A's boxes exactly its rows' share, no longer rounded up to 8 (no box
  * past A but by a row; the rows of a stage past the box feed columns never
  * stored). H100, one call, two rounds against the build before: 0.931 /
