@@ -34,9 +34,9 @@ typedef struct hgemm_problem {
     float *c;
     int m, n, k, ld;
     /* The TMA rungs' tensor maps (hgemm_encode_tensor_maps): A in boxes of
-     * 128 rows, B in boxes of 48, 56 and
-     * 64 (a quarter of persistent_multicast's tiles in clusters of four; 64
-     * also swap_ab's short tiles), 96, 112 and 128 (a half, in clusters of
+     * 128 rows, B in boxes of 32 (half of swap_ab's short tiles in pairs),
+     * 48, 56 and 64 (a quarter of persistent_multicast's tiles in clusters
+     * of four; 64 also swap_ab's short tiles), 96, 112 and 128 (a half, in clusters of
      * two), 192 (swap_ab's tall tiles) and 256 rows; each box 64 elements
      * (128 bytes) of K, 128-byte swizzle, zeros outside the matrix. For
      * swap_ab, A in boxes of hgemm_swap_ab_tile_cols rows, or in clusters of
