@@ -611,11 +611,12 @@ static inline int hgemm_swap_ab_short_width(int width, int rows, int cols, int s
 }
 
 /* 128-row tiles across all of A's rows (256 wide, M 129-256: past a wave
- * of 192-row tiles, N > 12672 on 132 SMs) multiply as wide as those rows,
- * in steps of 16 (144 to 240), where the 256-wide wgmma spent its columns
- * past M on padding (96 of them at M = 160); the ring deepens with it (6
- * stages at 160, 4 at 256). cuBLAS's own tile at 160 x 16384 x 4096: 128 x
- * 160 (Nsight Compute, H200). */
+ * of 192-row tiles, N > 12672 on 132 SMs), and the 192-row ones that
+ * replace them past a wave (hgemm_swap_ab_tall_rows), multiply as wide as
+ * those rows, in steps of 16 from 144, where the 256-wide wgmma spent its
+ * columns past M on padding (96 of them at M = 160); the ring deepens with
+ * it (6 stages at 160, 4 at 256). cuBLAS's own tile at 160 x 16384 x 4096:
+ * 128 x 160 (Nsight Compute, H200). */
 static inline int hgemm_swap_ab_tall_width(int width, int rows, int cols)
 {
     return (rows == 128 || rows == 192) && width == 256 ? (cols + 15) / 16 * 16 : width;
@@ -625,8 +626,9 @@ static inline int hgemm_swap_ab_tall_width(int width, int rows, int cols)
  * where those make one (N from 16897 to 25344 on 132 SMs) and A's rows
  * are at most 192: ptxas compiles three consumer warpgroups against 128
  * registers a thread (setmaxnreg gives 152 only when the kernel runs), and
- * 208 wide, 104 accumulators, did not fit. cuBLAS's 192 x 144 tiles at 129 x 20000 x 4096
- * (Nsight Compute, H200), 105 of them where 128 rows gave 157. */
+ * 208 wide, 104 accumulators, did not fit. cuBLAS's 192 x 144 tiles at
+ * 129 x 20000 x 4096 (Nsight Compute, H200), 105 of them where 128 rows
+ * gave 157. */
 #define HGEMM_SWAP_TALL_ROWS_MAX_M 192
 static inline int hgemm_swap_ab_tall_rows(int m, int n, int sms, int rows, int width)
 {
@@ -702,24 +704,24 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
  * 128 wide but 96 and 128 only as a pair alone (hgemm_swap_ab_pair_alone);
  * 128-row tiles 144 to 256 wide in steps of 16, 192-row ones to 192
  * (hgemm_swap_ab_tall_width). */
-#define HGEMM_SWAP_STEP_WIDTH(width, from, to) ((width) % 8 == 0 && (width) >= (from) && (width) <= (to))
-#define HGEMM_SWAP_AB_FORMS(rows, width)                                                                             \
-    ((rows) == 64    ? ((width) == 192 || (width) == 224 ? HGEMM_SWAP_TWOS | HGEMM_SWAP_FOURS                       \
-                        : (width) == 64 ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS | HGEMM_SWAP_EIGHTS | HGEMM_SWAP_PAIR  \
-                        : HGEMM_SWAP_STEP_WIDTH(width, 72, 128) ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS | HGEMM_SWAP_EIGHTS \
-                                                                : 0)                                                 \
-     : (rows) == 128 ? ((width) == 64    ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS                                        \
-                        : (width) == 96  ? HGEMM_SWAP_ONES | HGEMM_SWAP_PAIR                                         \
-                        : (width) == 128 ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS | HGEMM_SWAP_EIGHTS | HGEMM_SWAP_PAIR  \
-                        : (width) == 256 ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS                                        \
-                        : (width) % 16 == 0 && (width) >= 144 && (width) <= 240 ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS \
-                        : HGEMM_SWAP_STEP_WIDTH(width, 80, 120) ? HGEMM_SWAP_PAIR                                   \
-                                                                : 0)                                                 \
-     : (rows) == 192 ? ((width) == 96    ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS | HGEMM_SWAP_EIGHTS | HGEMM_SWAP_PAIR  \
-                        : (width) == 128 ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS | HGEMM_SWAP_EIGHTS                    \
-                        : HGEMM_SWAP_STEP_WIDTH(width, 80, 112) ? HGEMM_SWAP_PAIR                                   \
-                        : (width) % 16 == 0 && (width) >= 144 && (width) <= HGEMM_SWAP_TALL_ROWS_MAX_M ? HGEMM_SWAP_ONES \
-                                                                : 0)                                                 \
+#define HGEMM_SWAP_STEP_WIDTH(width, step, from, to) ((width) % (step) == 0 && (width) >= (from) && (width) <= (to))
+#define HGEMM_SWAP_AB_FORMS(rows, width)                                                                              \
+    ((rows) == 64    ? ((width) == 192 || (width) == 224 ? HGEMM_SWAP_TWOS | HGEMM_SWAP_FOURS                         \
+                        : (width) == 64 ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS | HGEMM_SWAP_EIGHTS | HGEMM_SWAP_PAIR    \
+                        : HGEMM_SWAP_STEP_WIDTH(width, 8, 72, 128) ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS | HGEMM_SWAP_EIGHTS \
+                                                                : 0)                                                  \
+     : (rows) == 128 ? ((width) == 64    ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS                                         \
+                        : (width) == 96  ? HGEMM_SWAP_ONES | HGEMM_SWAP_PAIR                                          \
+                        : (width) == 128 ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS | HGEMM_SWAP_EIGHTS | HGEMM_SWAP_PAIR   \
+                        : (width) == 256 ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS                                         \
+                        : HGEMM_SWAP_STEP_WIDTH(width, 16, 144, 240) ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS             \
+                        : HGEMM_SWAP_STEP_WIDTH(width, 8, 80, 120) ? HGEMM_SWAP_PAIR                                  \
+                                                                : 0)                                                  \
+     : (rows) == 192 ? ((width) == 96    ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS | HGEMM_SWAP_EIGHTS | HGEMM_SWAP_PAIR   \
+                        : (width) == 128 ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS | HGEMM_SWAP_EIGHTS                     \
+                        : HGEMM_SWAP_STEP_WIDTH(width, 8, 80, 112) ? HGEMM_SWAP_PAIR                                  \
+                        : HGEMM_SWAP_STEP_WIDTH(width, 16, 144, HGEMM_SWAP_TALL_ROWS_MAX_M) ? HGEMM_SWAP_ONES         \
+                                                                : 0)                                                  \
                      : 0)
 
 /* The form of `cluster` blocks along B's rows by `pair` across A's. */
