@@ -531,7 +531,7 @@ struct swap_ab_tile {
 /* swap_ab's widths: 64, wgmma's steps of 8 from 72 to 128 (64-row tiles
  * as wide as their rows of A, pairs alone from 80), 192 and 224 (64-row
  * tiles across A's rows), steps of 16 from 144 to 256 (128-row tiles
- * across all of A's rows). */
+ * across all of A's rows; 192-row ones to 192). */
 typedef tile_widths<swap_ab_tile, 64, 72, 80, 88, 96, 104, 112, 120, 128, 144, 160, 176, 192, 208, 224, 240, 256>
     swap_ab_widths;
 
