@@ -112,9 +112,16 @@ int hgemm_encode_tensor_maps(hgemm_problem *problem, char *err, size_t err_len);
 size_t hgemm_sm80_shared_bytes(hgemm_launcher *rung);
 size_t hgemm_sm90a_shared_bytes(hgemm_launcher *rung); /* with LADDER_HAVE_SM90A only */
 
+/* x rounded up to a multiple of step: row strides, and tile widths to
+ * wgmma's steps. */
+static inline int hgemm_round_up(int x, int step)
+{
+    return (x + step - 1) / step * step;
+}
+
 static inline int hgemm_ld(int k)
 {
-    return (k + HGEMM_LD_ALIGN - 1) / HGEMM_LD_ALIGN * HGEMM_LD_ALIGN;
+    return hgemm_round_up(k, HGEMM_LD_ALIGN);
 }
 
 #ifdef __CUDACC__
@@ -583,7 +590,7 @@ static inline int hgemm_swap_ab_pair_alone(int m, int n, int ld, int sms, int ro
     if (hgemm_swap_ab_tiles_across(m, width) != 2 || cols > (rows == 128 ? 128 : 112) || blocks > slots2 ||
         3 * blocks < 2LL * sms)
         return 0;
-    return cols <= 80 ? 80 : (cols + 7) / 8 * 8;
+    return cols <= 80 ? 80 : hgemm_round_up(cols, 8);
 }
 
 /* swap_ab's 64-row tiles 96 and 128 wide (not those across all of A's
@@ -606,7 +613,7 @@ static inline int hgemm_swap_ab_pair_alone(int m, int n, int ld, int sms, int ro
 static inline int hgemm_swap_ab_short_width(int width, int rows, int cols, int splits, int cluster)
 {
     if (rows != 64 || width > 128 || splits != 1) return width;
-    int held = (cluster * hgemm_cluster_share(cols, cluster) + 7) / 8 * 8;
+    int held = hgemm_round_up(cluster * hgemm_cluster_share(cols, cluster), 8);
     return held > 64 && held < width ? held : width;
 }
 
@@ -619,7 +626,7 @@ static inline int hgemm_swap_ab_short_width(int width, int rows, int cols, int s
  * 128 x 160 (Nsight Compute, H200). */
 static inline int hgemm_swap_ab_tall_width(int width, int rows, int cols)
 {
-    return (rows == 128 || rows == 192) && width == 256 ? (cols + 15) / 16 * 16 : width;
+    return (rows == 128 || rows == 192) && width == 256 ? hgemm_round_up(cols, 16) : width;
 }
 
 /* Those 128-row tiles, where they make more than a wave, take 192 rows
