@@ -204,7 +204,7 @@ static const ladder_variant hgemm_variants[] = {
                            "where rows are off the 128-byte grid, clusters of two, four or eight that share A's "
                            "tile, and two tiles across A's rows in place of K's slices; on the grid, those two "
                            "tiles as a pair sharing B's tile, 80 to 128 wide; 64-row tiles as wide as their rows "
-                           "of A",
+                           "of A; past a wave, the last wave's tiles in slices of K",
                 SM90A(hgemm_swap_ab), NEEDS_SM90A),
     LADDER_RUNG("narrow_tiles", "M 129-256: unswapped, A's two tile rows in one cluster sharing B's tile, B's tiles "
                                 "80 to 256 wide, the narrowest whose tiles fit one wave, to fill it where swap_ab's "
@@ -342,13 +342,12 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
     double dram_gbps = ladder_peak_dram_gbps(device), stream_bytes = hgemm_stream_bytes(dram_gbps);
     p->swap_ab_splits = hgemm_swap_ab_width(p->m) ? hgemm_swap_ab_splits(p->m, p->n, p->k, s->sms, stream_bytes) : 1;
     p->swap_ab_cluster = p->swap_ab_pair = 1;
+    p->swap_ab_whole = 0;
     p->narrow_width = hgemm_narrow_width(p->n, s->sms);
     s->c_aligned_ld = (p->n + 3) / 4 * 4;
-    /* The partials and the padded C are extras: without room for them the
-     * split-K rungs and the reference skip, the ladder still runs. */
-    int slices = p->split_k > p->swap_ab_splits ? p->split_k : p->swap_ab_splits;
-    if (slices > 1 && ladder_try_cuda_malloc((void **)&p->partials, (size_t)slices * c_count * sizeof(float)))
-        p->partials = NULL;
+    /* The padded C and the partials (below, once swap_ab's slices are
+     * known) are extras: without room for them the reference and the
+     * split-K rungs skip, the ladder still runs. */
     if (s->c_aligned_ld != p->n &&
         ladder_try_cuda_malloc((void **)&s->c_aligned, (size_t)m * s->c_aligned_ld * sizeof(float)))
         s->c_aligned = NULL;
@@ -376,6 +375,7 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
         p->swap_ab_splits = shape.splits;
         p->swap_ab_cluster = shape.cluster;
         p->swap_ab_pair = shape.pair;
+        p->swap_ab_whole = shape.whole;
         /* A's map, for the tile the shape took: in clusters, a block
          * brings its share of the tile */
         int cols = hgemm_swap_ab_tile_cols(p->m, p->swap_ab_tile_width);
@@ -384,6 +384,9 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
                                      sizeof s->maps_error) == 0;
     }
 #endif
+    int slices = p->split_k > p->swap_ab_splits ? p->split_k : p->swap_ab_splits;
+    if (slices > 1 && ladder_try_cuda_malloc((void **)&p->partials, (size_t)slices * c_count * sizeof(float)))
+        p->partials = NULL;
     CUBLAS_CHECK(cublasCreate(&s->cublas));
     s->full_check = (double)m * n * k <= (double)HGEMM_FULL_CHECK_MNK;
     return s;
@@ -449,7 +452,7 @@ static const char *unsupported(void *opaque, const ladder_variant *v)
             return "M above 256: A's rows do not fit wgmma's N side (the square-tile rungs' shapes)";
         if (p->swap_ab_splits > 1 && !p->partials) return "no device memory for the FP32 partials";
         hgemm_swap_ab_shape shape = {p->swap_ab_rows, p->swap_ab_tile_width, p->swap_ab_splits, p->swap_ab_cluster,
-                                     p->swap_ab_pair};
+                                     p->swap_ab_pair, p->swap_ab_whole};
         if (!hgemm_swap_ab_launchable(shape)) {
             snprintf(s->reason, sizeof s->reason, "no kernel for its shape (%d rows, %d wide, clusters of %d x %d)",
                      shape.rows, shape.width, shape.cluster, shape.pair);

@@ -59,8 +59,9 @@ typedef struct hgemm_problem {
     int split_k, swap_ab_splits;
     /* swap_ab's shape (hgemm_swap_ab_shape_for): rows of B a tile, wgmma
      * width, blocks a cluster along B's rows that share A's tile (1, 2 or
-     * 4), and tile columns side by side that share B's (1 or 2) */
-    int swap_ab_rows, swap_ab_tile_width, swap_ab_cluster, swap_ab_pair;
+     * 4), tile columns side by side that share B's (1 or 2), and the units
+     * done whole before those cut into swap_ab_splits slices (0: all cut) */
+    int swap_ab_rows, swap_ab_tile_width, swap_ab_cluster, swap_ab_pair, swap_ab_whole;
     /* narrow_tiles' tile width (hgemm_narrow_width) */
     int narrow_width;
     /* Blocks of persistent_multicast resident at once, in clusters of two
@@ -633,9 +634,14 @@ static inline int hgemm_swap_ab_tall_width(int width, int rows, int cols)
  * where those make one (N from 16897 to 25344 on 132 SMs) and A's rows
  * are at most 192: ptxas compiles three consumer warpgroups against 128
  * registers a thread (setmaxnreg gives 152 only when the kernel runs), and
- * 208 wide, 104 accumulators, did not fit. cuBLAS's 192 x 144 tiles at
- * 129 x 20000 x 4096 (Nsight Compute, H200), 105 of them where 128 rows
- * gave 157. */
+ * 208 wide, 104 accumulators, did not fit (ptxas asked for 130; 138 at
+ * 224). A producer warp in place of the producer's warpgroup (416
+ * threads) does not lift the cap: ptxas still compiled against 128, since
+ * one of the SM's four quarters holds 4 of the 13 warps, and the 192-wide
+ * kernel then spilled 4 bytes. Past 192 rows the last wave's tiles go in
+ * slices of K instead (hgemm_swap_ab_tail_splits). cuBLAS's 192 x 144
+ * tiles at 129 x 20000 x 4096 (Nsight Compute, H200), 105 of them where
+ * 128 rows gave 157; it runs nvjet 192x208 at 200 x 20480 x 520. */
 #define HGEMM_SWAP_TALL_ROWS_MAX_M 192
 static inline int hgemm_swap_ab_tall_rows(int m, int n, int sms, int rows, int width)
 {
@@ -643,12 +649,35 @@ static inline int hgemm_swap_ab_tall_rows(int m, int n, int sms, int rows, int w
     return rows == 128 && width == 256 && past_a_wave && one_wave && m <= HGEMM_SWAP_TALL_ROWS_MAX_M ? 192 : rows;
 }
 
+/* Past a wave, swap_ab's tiles alone, one across A's rows (128- or
+ * 192-row tiles as wide as A's rows), run the last wave's `tail` tiles
+ * while most SMs idle: 200 x 20480 x 4096 makes 160 tiles of 128 x 208 on
+ * 132 SMs, two rounds for 1.2 waves of work. Those tiles go in slices of K
+ * instead, as many as keep tail x slices within the SMs, each at least
+ * HGEMM_SPLIT_MIN_K_TILES k-tiles (hgemm_split_count), and the waves before
+ * them whole: rounds of 1 + 1 / slices, and the partials' sum covers only
+ * the tail's columns of C. H200, one call, two rounds, against two rounds:
+ * 0.971 against 0.72 of cuBLAS at 200 x 20480 x 4096 (28 tiles in 4),
+ * 0.93 against 0.67 at 240 x 20000 x 4096 (25 in 5), 0.96 against 0.61 at
+ * 224 x 17000 x 4096, 0.87 against 0.58 at 256 x 18000 x 4096 (9 in 14),
+ * 1.01 against 0.87 at 64 x 20480 x 4096; level at K = 700 (233 x 19001,
+ * 11 k-tiles in 2: 29.8 against 29.1 us). Returns the slices, 1 where none
+ * are cut. */
+static inline int hgemm_swap_ab_tail_splits(int m, int n, int k, int sms, int rows, int width, int splits,
+                                            int cluster, int pair)
+{
+    if (splits != 1 || cluster != 1 || pair != 1 || hgemm_swap_ab_tiles_across(m, width) != 1) return 1;
+    long long tiles = (n + rows - 1) / rows, tail = tiles % sms;
+    return tiles < sms || tail == 0 ? 1 : hgemm_split_count(tail, k, sms, sms);
+}
+
 /* swap_ab's tiles: rows of B a tile, wgmma width, slices of K, blocks a
- * cluster along B's rows that share A's tile (1, 2 or 4), and tile columns
+ * cluster along B's rows that share A's tile (1, 2 or 4), tile columns
  * side by side in the cluster that share B's tile (1 or 2): a cluster is
- * cluster x pair blocks. */
+ * cluster x pair blocks; and the units done whole, first, where only the
+ * others are cut into the slices (0: all are). */
 typedef struct hgemm_swap_ab_shape {
-    int rows, width, splits, cluster, pair;
+    int rows, width, splits, cluster, pair, whole;
 } hgemm_swap_ab_shape;
 
 /* The rules above in their order, on `sms` SMs (`slots2`, `slots4` and
@@ -664,7 +693,8 @@ typedef struct hgemm_swap_ab_shape {
  * 64-row tiles as wide as their rows of A past 64
  * (hgemm_swap_ab_short_width) and 128-row tiles across all of them, 192
  * rows past a wave (hgemm_swap_ab_tall_rows), as wide as those
- * (hgemm_swap_ab_tall_width).
+ * (hgemm_swap_ab_tall_width), the last wave's tiles cut into slices of K
+ * (hgemm_swap_ab_tail_splits).
  * For M up to HGEMM_SWAP_AB_MAX_M. */
 static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, int ld, int sms, double stream_bytes,
                                                           int slots2, int slots4, int slots8,
@@ -672,7 +702,8 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
 {
     hgemm_swap_ab_shape s = {hgemm_swap_ab_rows(m, n, sms), hgemm_swap_ab_tile_width(m, n, sms),
                              hgemm_swap_ab_splits(m, n, k, sms, stream_bytes),
-                             hgemm_swap_ab_cluster(m, n, k, ld, sms, stream_bytes, slots4, dram_bytes_per_clock), 1};
+                             hgemm_swap_ab_cluster(m, n, k, ld, sms, stream_bytes, slots4, dram_bytes_per_clock), 1,
+                             0};
     int across = hgemm_swap_ab_across(m, n, k, ld, sms, stream_bytes, slots2, slots4, dram_bytes_per_clock);
     if (across)
         s.rows = 64, s.width = across, s.splits = 1, s.cluster = hgemm_swap_ab_across_cluster(n, slots2, slots4);
@@ -689,6 +720,8 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
     s.width = hgemm_swap_ab_short_width(s.width, s.rows, hgemm_swap_ab_tile_cols(m, s.width), s.splits, s.cluster);
     s.rows = hgemm_swap_ab_tall_rows(m, n, sms, s.rows, s.width);
     s.width = hgemm_swap_ab_tall_width(s.width, s.rows, hgemm_swap_ab_tile_cols(m, s.width));
+    int tail_splits = hgemm_swap_ab_tail_splits(m, n, k, sms, s.rows, s.width, s.splits, s.cluster, s.pair);
+    if (tail_splits > 1) s.whole = (n + s.rows - 1) / s.rows / sms * sms, s.splits = tail_splits;
     return s;
 }
 

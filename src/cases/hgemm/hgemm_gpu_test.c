@@ -110,7 +110,14 @@ int main(void)
                            /* and in 192-row tiles where 128-row ones pass a wave: 144,
                             * 160 (7 k-tiles through its 5-stage ring), 176 and 192
                             * wide; past 192 of A's rows, 128-row tiles 208 wide */
-                           "129x17001x64", "160x20000x400", "176x18000x64", "192x19000x66", "208x21000x64"};
+                           "129x17001x64", "160x20000x400", "176x18000x64", "192x19000x66", "208x21000x64",
+                           /* those 128-row tiles past a wave with the last wave's
+                            * tiles in slices of K (on 132 SMs): 208 wide, 28 tiles in
+                            * 2; 240 wide, C's columns past the whole tiles ragged
+                            * (2105: the sum one float at a time); 64 wide, 25 in 4
+                            * (the sum by 8 thread groups a chunk); and all of C
+                            * summed a thread a chunk (swap_ab's 2 slices, split_k's 4) */
+                           "200x20480x520", "233x19001x700", "64x20000x1030", "128x4100x1024"};
     int ran = 0;
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
         void *state = create_case_or_die(&hgemm_case, sizes[i]);

@@ -7,26 +7,40 @@
 /* ---- Rung 11: split K --------------------------------------------------------- */
 
 /* C = the sum of the split_k partials in a fixed order, the same for every
- * element and every run: deterministic, bit for bit. A block takes
- * REDUCE_COLUMNS chunks of C (4 floats each, 1 where m n is not a multiple
- * of 4 and slices would not start 16-byte aligned) and REDUCE_GROUPS
- * threads a chunk: group q adds slices q, q + REDUCE_GROUPS, ... in turn,
- * then group 0 adds the groups' sums in group order. Each thread has only
- * splits / REDUCE_GROUPS loads to make, all in flight at once: one round
- * trip to L2, where a thread a chunk made 66 (at 256 x 256 x 65536) in
- * batches of 8. */
-constexpr int REDUCE_COLUMNS = 32, REDUCE_GROUPS = 8;
+ * element and every run: deterministic, bit for bit. The sum covers
+ * `columns` of C's elements from col0 in each of the grid's rows (y), rows
+ * `ld` apart, each partial C's size: all of C as one row of m n, or (swap_ab
+ * past a wave) C's m rows from the last wave's first column. A block of
+ * REDUCE_THREADS takes REDUCE_THREADS / GROUPS chunks of a row (4 floats
+ * each, 1 where a row's or a partial's start would not be 16-byte
+ * aligned) and GROUPS threads a chunk: group q adds slices q, q + GROUPS,
+ * ... in turn, then group 0 adds the groups' sums in group order. Each
+ * thread has only splits / GROUPS loads to make, all in flight at once:
+ * one round trip to L2, where a thread a chunk made 66 (at 256 x 256 x
+ * 65536) in batches of 8. One group (a thread makes its few loads alone,
+ * in a grid an eighth as large) where there are REDUCE_ALONE slices or
+ * fewer and eight groups' blocks would run in more than two waves of
+ * resident blocks (2048 threads an SM), each a round trip to L2. H200, one
+ * call, two rounds, against eight groups at every shape: 58.8 against 61.0
+ * us at 200 x 20480 x 4096 (swap_ab's last wave, 4 slices: 700 blocks, not
+ * 5600), 29.8 against 37.2 at 233 x 19001 x 700 (15378 blocks of single
+ * floats, not 1922); whole C in 2 and 4 slices, 39.0 against 40.2 at 128 x
+ * 4096 x 14336 (4096 blocks grouped), but 18.1 against 16.9 at 64 x 2048 x
+ * 8192 (1024) and 19.6 against 19.0 at 64 x 4096 x 4096 (split_k, 2048). */
+constexpr int REDUCE_THREADS = 256, REDUCE_ALONE = 8, REDUCE_GROUPS = 8, SM90_THREADS_PER_SM = 2048;
 
-template <int VECTOR>
-__global__ void __launch_bounds__(REDUCE_COLUMNS * REDUCE_GROUPS)
-    split_k_reduce_kernel(const float *__restrict__ partials, float *__restrict__ c, size_t count, int splits)
+template <int VECTOR, int GROUPS>
+__global__ void __launch_bounds__(REDUCE_THREADS)
+    split_k_reduce_kernel(const float *__restrict__ partials, float *__restrict__ c, size_t columns, size_t col0,
+                          size_t ld, size_t partial_size, int splits)
 {
     typedef typename std::conditional<VECTOR == 4, float4, float>::type chunk;
-    __shared__ chunk group_sums[REDUCE_GROUPS][REDUCE_COLUMNS];
+    constexpr int COLUMNS = REDUCE_THREADS / GROUPS;
     grid_dependency_wait(); /* the partials are written */
-    const chunk *in = reinterpret_cast<const chunk *>(partials);
-    size_t chunks = count / VECTOR, i = (size_t)blockIdx.x * REDUCE_COLUMNS + threadIdx.x % REDUCE_COLUMNS;
-    int q = threadIdx.x / REDUCE_COLUMNS;
+    size_t chunks = columns / VECTOR, i = (size_t)blockIdx.x * COLUMNS + threadIdx.x % COLUMNS;
+    size_t at = blockIdx.y * ld + col0 + i * VECTOR, partial_chunks = partial_size / VECTOR;
+    const chunk *in = reinterpret_cast<const chunk *>(partials + at);
+    int q = threadIdx.x / COLUMNS;
     auto add = [](chunk &sum, const chunk &x) {
         if constexpr (VECTOR == 4) {
             sum.x += x.x;
@@ -40,13 +54,25 @@ __global__ void __launch_bounds__(REDUCE_COLUMNS * REDUCE_GROUPS)
     chunk sum = {};
     if (i < chunks)
 #pragma unroll 16
-        for (int s = q; s < splits; s += REDUCE_GROUPS) add(sum, in[(size_t)s * chunks + i]);
-    group_sums[q][threadIdx.x % REDUCE_COLUMNS] = sum;
-    __syncthreads();
-    if (q == 0 && i < chunks) {
-        for (int g = 1; g < REDUCE_GROUPS; ++g) add(sum, group_sums[g][threadIdx.x]);
-        reinterpret_cast<chunk *>(c)[i] = sum;
+        for (int s = q; s < splits; s += GROUPS) add(sum, in[(size_t)s * partial_chunks]);
+    if constexpr (GROUPS > 1) {
+        __shared__ chunk group_sums[GROUPS][COLUMNS];
+        group_sums[q][threadIdx.x % COLUMNS] = sum;
+        __syncthreads();
+        if (q == 0)
+            for (int g = 1; g < GROUPS; ++g) add(sum, group_sums[g][threadIdx.x]);
     }
+    if (q == 0 && i < chunks) *reinterpret_cast<chunk *>(c + at) = sum;
+}
+
+template <int VECTOR, int GROUPS>
+static void launch_split_k_reduce(cudaLaunchConfig_t config, const hgemm_problem *p, int splits, size_t columns,
+                                  int col0)
+{
+    constexpr int COLUMNS = REDUCE_THREADS / GROUPS;
+    config.gridDim = dim3((unsigned)((columns / VECTOR + COLUMNS - 1) / COLUMNS), col0 ? p->m : 1);
+    CUDA_CHECK(cudaLaunchKernelEx(&config, split_k_reduce_kernel<VECTOR, GROUPS>, (const float *)p->partials, p->c,
+                                  columns, (size_t)col0, (size_t)p->n, (size_t)p->m * p->n, splits));
 }
 
 /* Rung 11: where C's tiles leave most SMs idle (256 x 256 x 65536: 4
@@ -83,13 +109,16 @@ __global__ void __launch_bounds__(REDUCE_COLUMNS * REDUCE_GROUPS)
  * The fences, the wait for a tile's last block and a sum by 256 threads a
  * block cost more than a second kernel that spreads the sum over 512-6400
  * blocks and starts as the product ends. */
-static void split_k_reduce(const hgemm_problem *p, int splits, cudaStream_t stream)
+static void split_k_reduce(const hgemm_problem *p, int splits, int col0, cudaStream_t stream)
 {
-    size_t count = (size_t)p->m * p->n;
-    int vector = count % 4 == 0 ? 4 : 1;
+    size_t size = (size_t)p->m * p->n, columns = col0 ? (size_t)(p->n - col0) : size;
+    bool vector = size % 4 == 0 && columns % 4 == 0 && col0 % 4 == 0;
+    long long rows = col0 ? p->m : 1, per_block = REDUCE_THREADS / REDUCE_GROUPS * (vector ? 4 : 1);
+    long long grouped_blocks = ((long long)columns + per_block - 1) / per_block * rows;
+    bool alone = splits <= REDUCE_ALONE &&
+                 grouped_blocks > 2LL * multiprocessors() * (SM90_THREADS_PER_SM / REDUCE_THREADS);
     cudaLaunchConfig_t config = {};
-    config.gridDim = dim3((unsigned)((count / vector + REDUCE_COLUMNS - 1) / REDUCE_COLUMNS));
-    config.blockDim = dim3(REDUCE_COLUMNS * REDUCE_GROUPS);
+    config.blockDim = dim3(REDUCE_THREADS);
     config.stream = stream;
     /* A programmatic dependent of the product (the launch is ready when the
      * product ends): 2.5-5% of swap_ab's and split_k's time (H200). */
@@ -98,19 +127,18 @@ static void split_k_reduce(const hgemm_problem *p, int splits, cudaStream_t stre
     dependent.val.programmaticStreamSerializationAllowed = 1;
     config.attrs = &dependent;
     config.numAttrs = 1;
-    if (vector == 4)
-        CUDA_CHECK(cudaLaunchKernelEx(&config, split_k_reduce_kernel<4>, (const float *)p->partials, p->c, count,
-                                      splits));
+    if (vector)
+        alone ? launch_split_k_reduce<4, 1>(config, p, splits, columns, col0)
+              : launch_split_k_reduce<4, REDUCE_GROUPS>(config, p, splits, columns, col0);
     else
-        CUDA_CHECK(cudaLaunchKernelEx(&config, split_k_reduce_kernel<1>, (const float *)p->partials, p->c, count,
-                                      splits));
+        alone ? launch_split_k_reduce<1, 1>(config, p, splits, columns, col0)
+              : launch_split_k_reduce<1, REDUCE_GROUPS>(config, p, splits, columns, col0);
 }
 
 extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
 {
-    launch_warp_specialized<128, WS_128_STAGES, true>(p, p->b_rows128, p->partials, p->split_k, multiprocessors(),
-                                                      stream);
-    split_k_reduce(p, p->split_k, stream);
+    launch_warp_specialized<128, WS_128_STAGES, true>(p, p->b_rows128, p->split_k, multiprocessors(), stream);
+    split_k_reduce(p, p->split_k, 0, stream);
 }
 
 /* ---- Rung 12: swap A and B ---------------------------------------------------- */
@@ -266,6 +294,21 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  *   192 x 24576 x 4096   0.959-0.962 against 0.748-0.755 (192)
  * level at 200 x 20480 x 4096 (A's rows past 192: 128-row tiles 208 wide,
  * 0.71, still behind) and 160 x 16384 x 4096 (one wave of 128-row tiles).
+ * Then, where tiles alone and one across A's rows still pass a wave, the
+ * last wave's tiles in slices of K, the waves before them whole
+ * (hgemm_swap_ab_tail_splits; the kernel's `whole`, ws_item_of), and the
+ * sum over the tail's columns of C only. H200, one call, two rounds,
+ * against two rounds of whole tiles (the sum by eight thread groups a
+ * chunk, as split_k's; then a thread a chunk, split_k_reduce_kernel):
+ *   200 x 20480 x 4096   0.904-0.907, then 0.971, against 0.704-0.722
+ *   240 x 20000 x 4096   0.877-0.883, then 0.930-0.936, against 0.667-0.676
+ *   224 x 17000 x 4096   0.956-0.957, then 0.964-0.965, against 0.606-0.612
+ *   256 x 18000 x 4096   0.868-0.869, then 0.869-0.870, against 0.570-0.581
+ *   193 x 20000 x 4096   0.933 against 0.706-0.710
+ *   100 x 20480 x 4096   0.924-0.925 against 0.776-0.792
+ *   64 x 20480 x 4096    0.971-0.982, then 1.007-1.008, against 0.803-0.876
+ *   32 x 20000 x 4096    0.981-1.014 against 0.859-0.860
+ * level at 200 x 11008 x 4096 and 160 x 20000 x 4096 (one wave).
  * Then A's boxes exactly its rows' share, no longer rounded up to 8 (no box
  * past A but by a row; the rows of a stage past the box feed columns never
  * stored). H100, one call, two rounds against the build before: 0.931 /
@@ -461,9 +504,11 @@ static void launch_swap_ab(const hgemm_problem *p, cudaStream_t stream)
                 : BLOCKS == 4 ? p->cluster4_blocks
                 : BLOCKS == 2 ? p->cluster_blocks
                               : multiprocessors();
+    int whole = p->swap_ab_whole;
     launch_warp_specialized<WIDTH, STAGES, true, CLUSTER, true, CONSUMERS, 0, PAIR>(
-        b_rows, p->a_rows_swap, splits > 1 ? p->partials : p->c, p->n, p->m, p->k, splits, slots, stream);
-    if (splits > 1) split_k_reduce(p, splits, stream);
+        b_rows, p->a_rows_swap, p->c, p->partials, p->n, p->m, p->k, splits, whole, slots, stream);
+    /* the sliced units' columns of C: all, or those past the whole ones */
+    if (splits > 1) split_k_reduce(p, splits, whole * 64 * CONSUMERS, stream);
 }
 
 /* A tile in the form its shape names (hgemm_swap_ab_form), among those
@@ -492,8 +537,8 @@ extern "C" int hgemm_swap_ab_pair_blocks(const hgemm_problem *p)
     constexpr int STAGES = HGEMM_RING_STAGES(1, 128);
     constexpr auto kernel = warp_specialized_kernel<128, STAGES, true, 4, true, 1, 0, 2>;
     cudaLaunchAttribute cluster;
-    cudaLaunchConfig_t config =
-        warp_specialized_config<128, STAGES, true, 4, true, 1, 0, 2>(p->n, p->m, 1, 8 * multiprocessors(), &cluster, 0);
+    cudaLaunchConfig_t config = warp_specialized_config<128, STAGES, true, 4, true, 1, 0, 2>(
+        p->n, p->m, 1, 0, 8 * multiprocessors(), &cluster, 0);
     config.gridDim = dim3(8 * multiprocessors());
     return resident_cluster_blocks<kernel>(config);
 }
@@ -588,8 +633,8 @@ struct narrow_tile {
     static constexpr int STAGES = HGEMM_RING_STAGES(2, WIDTH);
     static void launch(const hgemm_problem *p, cudaStream_t stream)
     {
-        launch_warp_specialized<WIDTH, STAGES, true, 2>(p->a_rows128, p->b_rows_narrow, p->c, p->m, p->n, p->k, 1,
-                                                        multiprocessors(), stream);
+        launch_warp_specialized<WIDTH, STAGES, true, 2>(p->a_rows128, p->b_rows_narrow, p->c, nullptr, p->m, p->n,
+                                                        p->k, 1, 0, multiprocessors(), stream);
     }
     static constexpr size_t SHARED_BYTES = ws_shape<WIDTH, STAGES>::SHARED_BYTES;
 };

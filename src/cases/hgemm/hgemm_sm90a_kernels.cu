@@ -146,17 +146,17 @@ extern "C" void hgemm_wgmma(const hgemm_problem *p, cudaStream_t stream)
 
 extern "C" void hgemm_warp_specialized(const hgemm_problem *p, cudaStream_t stream)
 {
-    launch_warp_specialized<128, WS_128_STAGES, false>(p, p->b_rows128, p->c, 1, 0, stream);
+    launch_warp_specialized<128, WS_128_STAGES, false>(p, p->b_rows128, 1, 0, stream);
 }
 
 extern "C" void hgemm_ws_128x256(const hgemm_problem *p, cudaStream_t stream)
 {
-    launch_warp_specialized<256, WS_256_STAGES, false>(p, p->b_rows256, p->c, 1, 0, stream);
+    launch_warp_specialized<256, WS_256_STAGES, false>(p, p->b_rows256, 1, 0, stream);
 }
 
 extern "C" void hgemm_persistent(const hgemm_problem *p, cudaStream_t stream)
 {
-    launch_warp_specialized<256, WS_256_STAGES, true>(p, p->b_rows256, p->c, 1, multiprocessors(), stream);
+    launch_warp_specialized<256, WS_256_STAGES, true>(p, p->b_rows256, 1, multiprocessors(), stream);
 }
 
 /* Rung 10, persistent_multicast: rung 9's blocks in clusters of two,
@@ -330,10 +330,10 @@ static void launch_multicast(const hgemm_problem *p, const CUtensorMap &b_share,
     int blocks = multicast_blocks<BN, CLUSTER>(p);
     if constexpr (CLUSTER == 2)
         if (!p->c_map_encoded) {
-            launch_warp_specialized<BN, STAGES, true, CLUSTER, 0>(p, b_share, p->c, 1, blocks, stream);
+            launch_warp_specialized<BN, STAGES, true, CLUSTER, 0>(p, b_share, 1, blocks, stream);
             return;
         }
-    launch_warp_specialized<BN, STORE_STAGES, true, CLUSTER, WS_STORE_BUFFERS>(p, b_share, p->c, 1, blocks, stream);
+    launch_warp_specialized<BN, STORE_STAGES, true, CLUSTER, WS_STORE_BUFFERS>(p, b_share, 1, blocks, stream);
 }
 
 extern "C" void hgemm_persistent_multicast(const hgemm_problem *p, cudaStream_t stream)
@@ -360,7 +360,7 @@ static int cluster_blocks(const hgemm_problem *p)
     constexpr auto kernel = warp_specialized_kernel<256, WS_256_STAGES, true, CLUSTER, false, 2, STORE_BUFFERS>;
     cudaLaunchAttribute cluster;
     cudaLaunchConfig_t config = warp_specialized_config<256, WS_256_STAGES, true, CLUSTER, false, 2, STORE_BUFFERS>(
-        p->m, p->n, 1, 4 * multiprocessors(), &cluster, 0);
+        p->m, p->n, 1, 0, 4 * multiprocessors(), &cluster, 0);
     config.gridDim = dim3(4 * multiprocessors());
     return resident_cluster_blocks<kernel>(config);
 }

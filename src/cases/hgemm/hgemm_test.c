@@ -397,9 +397,9 @@ static void test_swap_ab_across(void)
     SHAPE_H100(160, 16384, 4096, 128, 160, 1, 1, 1); /* past a wave: all of A in one tile, 160 wide */
     SHAPE_H100(256, 16384, 4096, 128, 256, 1, 1, 1); /* 256 wide */
     SHAPE_H100(129, 20000, 4096, 192, 144, 1, 1, 1); /* 157 tiles of 128 rows: 105 of 192, 144 wide */
-    SHAPE_H100(240, 20000, 4096, 128, 240, 1, 1, 1); /* A's rows past 192: 128 rows */
+    SHAPE_H100(240, 20000, 4096, 128, 240, 5, 1, 1); /* A's rows past 192: 128 rows, the last 25 in 5 slices */
     SHAPE_H100(192, 20000, 4096, 192, 192, 1, 1, 1);
-    SHAPE_H100(193, 20000, 4096, 128, 208, 1, 1, 1);
+    SHAPE_H100(193, 20000, 4096, 128, 208, 5, 1, 1);
     SHAPE_H100(200, 26000, 4096, 128, 208, 1, 1, 1); /* 136 tiles of 192 rows: past a wave too */
     SHAPE_H100(256, 11008, 4096, 192, 128, 1, 1, 1); /* 192-row tiles 128 wide: alone */
     SHAPE_H100(256, 8192, 8192, 128, 128, 1, 1, 2); /* 128-row tiles 128 wide: a pair */
@@ -411,6 +411,28 @@ static void test_swap_ab_across(void)
     SHAPE_H100(160, 9216, 4000, 192, 96, 1, 4, 1);  /* off the grid: fours, no pair */
     SHAPE_H100(178, 8453, 66, 192, 96, 1, 4, 2);    /* 192-row eights, 89 rows a tile */
     SHAPE_H100(200, 8482, 106, 192, 128, 1, 4, 1);  /* two tiles of 100: 128 wide */
+    /* past a wave, tiles alone and one across A's rows cut the last wave's tiles into slices of K */
+    EXPECT(hgemm_swap_ab_tail_splits(200, 20480, 4096, 132, 128, 208, 1, 1, 1) == 4); /* 160 tiles: 28 in 4 */
+    EXPECT(hgemm_swap_ab_tail_splits(240, 20000, 4096, 132, 128, 240, 1, 1, 1) == 5); /* 157: 25 in 5 */
+    EXPECT(hgemm_swap_ab_tail_splits(200, 26000, 4096, 132, 128, 208, 1, 1, 1) == 1); /* 204: 72 too many */
+    EXPECT(hgemm_swap_ab_tail_splits(160, 16384, 4096, 132, 128, 160, 1, 1, 1) == 1); /* 128: one wave */
+    EXPECT(hgemm_swap_ab_tail_splits(64, 33792, 4096, 132, 128, 64, 1, 1, 1) == 1);   /* 264: two whole waves */
+    EXPECT(hgemm_swap_ab_tail_splits(64, 35000, 4096, 132, 128, 64, 1, 1, 1) == 13);  /* 274: 10 in 13 */
+    EXPECT(hgemm_swap_ab_tail_splits(64, 35000, 512, 132, 128, 64, 1, 1, 1) == 2);    /* 8 k-tiles: 2 of 4 */
+    EXPECT(hgemm_swap_ab_tail_splits(64, 35000, 256, 132, 128, 64, 1, 1, 1) == 1);    /* 4 k-tiles: too short */
+    EXPECT(hgemm_swap_ab_tail_splits(200, 20480, 4096, 132, 128, 104, 1, 1, 2) == 1); /* two across A's rows */
+    EXPECT(hgemm_swap_ab_tail_splits(200, 20480, 4096, 132, 128, 208, 1, 4, 1) == 1); /* in fours */
+    EXPECT(hgemm_swap_ab_tail_splits(200, 20480, 4096, 132, 128, 208, 2, 1, 1) == 1); /* already in slices */
+    {
+        hgemm_swap_ab_shape tail = hgemm_swap_ab_shape_for(200, 20480, 4096, hgemm_ld(4096), 132,
+                                                           hgemm_stream_bytes(4800.0), 132, 120, 120, 4800.0 / 1.98);
+        EXPECTF(tail.rows == 128 && tail.width == 208 && tail.splits == 4 && tail.whole == 132,
+                "200x20480x4096: %d rows, %d wide, %d slices past %d whole", tail.rows, tail.width, tail.splits,
+                tail.whole);
+        hgemm_swap_ab_shape plain = hgemm_swap_ab_shape_for(200, 11008, 4096, hgemm_ld(4096), 132,
+                                                            hgemm_stream_bytes(4800.0), 132, 120, 120, 4800.0 / 1.98);
+        EXPECT(plain.whole == 0);
+    }
     /* a pair alone on the grid, as wide as A's rows in a tile need, from 80 (132 SMs, 132 blocks in twos) */
 #define PAIR_ALONE(m, n, k, rows, width, splits, cluster, pair, slots2) \
     hgemm_swap_ab_pair_alone(m, n, hgemm_ld(k), 132, rows, width, splits, cluster, pair, slots2)

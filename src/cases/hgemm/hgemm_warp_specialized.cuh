@@ -224,6 +224,21 @@ struct ws_shape {
     static_assert(SHARED_BYTES <= 227 * 1024, "fits Hopper's 227 KB a block");
 };
 
+/* Work item `item` of `units` units, the first `whole` of them whole in
+ * K, the others (all where whole is 0) in `slices` slices of K each, slice
+ * s of every one of them before slice s + 1: its unit, its slice and the
+ * slices its unit is cut into (1: it writes C itself). */
+struct ws_item {
+    int unit, split, slices;
+};
+
+__device__ __forceinline__ ws_item ws_item_of(int item, int units, int whole, int slices)
+{
+    if (item < whole) return {item, 0, 1};
+    int rest = item - whole, tail = units - whole;
+    return {whole + rest % tail, rest / tail, slices};
+}
+
 /* A tile's columns of the kernel's product: BN, or with TRANSPOSED_C
  * (swap_ab, whose columns of C^T are A's rows) as many as
  * hgemm_swap_ab_tile_cols gives, at most BN. */
@@ -237,8 +252,8 @@ template <int BN, int STAGES, bool PERSISTENT, int CLUSTER, bool TRANSPOSED_C = 
           int STORE_BUFFERS = 0, int PAIR = 1>
 __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
     warp_specialized_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
-                            const __grid_constant__ CUtensorMap c_map, float *__restrict__ c, int m, int n, int k,
-                            int splits)
+                            const __grid_constant__ CUtensorMap c_map, float *__restrict__ c,
+                            float *__restrict__ partials, int m, int n, int k, int splits, int whole)
 {
     static_assert(CLUSTER * PAIR == 1 || PERSISTENT, "clusters walk the tiles as persistent blocks");
     constexpr int BLOCKS = CLUSTER * PAIR;
@@ -260,10 +275,12 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
      * the cluster, which share their B tile; with PAIR = 2, two such
      * columns side by side, whose blocks of one tile row share their A
      * tile (rank % CLUSTER: the block's row in the unit, rank / CLUSTER its
-     * column). A work item is a unit and a slice of K (splits > 1: split_k
-     * and swap_ab, whose slice s goes to the s-th m x n partial at c). */
+     * column). A work item is a unit and a slice of K (ws_item_of; splits
+     * > 1: split_k and swap_ab, whose slice s goes to the s-th m x n
+     * partial at `partials`); the first `whole` units go whole in K, to C
+     * (swap_ab past a wave: the last wave's units in slices). */
     int units_m = hgemm_ceil_div(tiles_m, CLUSTER), units_n = hgemm_ceil_div(tiles_n, PAIR);
-    int units = units_m * units_n, items = units * splits;
+    int units = units_m * units_n, items = whole + (units - whole) * splits;
     int rank = BLOCKS > 1 ? (int)cluster_rank() : 0;
     int first = PERSISTENT ? blockIdx.x / BLOCKS : blockIdx.y * tiles_n + blockIdx.x;
     int step = PERSISTENT ? gridDim.x / BLOCKS : units;
@@ -291,15 +308,16 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
         uint16_t same_row_mask = (uint16_t)(((1 << BLOCKS) - 1) / ((1 << CLUSTER) - 1) << rank_m);
         if (threadIdx.x == 0) {
             for (int item = first; item < items; item += step) {
-                int unit_m, unit_n, split = item / units;
-                sgemm_swizzled_tile(item % units, units_m, units_n, group_m, &unit_m, &unit_n);
+                ws_item work = ws_item_of(item, units, whole, splits);
+                int unit_m, unit_n;
+                sgemm_swizzled_tile(work.unit, units_m, units_n, group_m, &unit_m, &unit_n);
                 /* A block past the last tile row (or column) still brings
                  * its share of B (or A) for its peers (and the last row's
                  * A, the last column's B); its stores all fall outside C. */
                 int tile_m = min(CLUSTER * unit_m + rank_m, tiles_m - 1);
                 int tile_n = min(PAIR * unit_n + rank_n, tiles_n - 1);
-                int t_end = k_slice_begin(split + 1, k_tiles, splits);
-                for (int t = k_slice_begin(split, k_tiles, splits); t < t_end; ++t) {
+                int t_end = k_slice_begin(work.split + 1, k_tiles, work.slices);
+                for (int t = k_slice_begin(work.split, k_tiles, work.slices); t < t_end; ++t) {
                     mbarrier_wait(&empty[s], phase ^ 1);
                     uint32_t stage = ring + (uint32_t)s * S::STAGE_BYTES;
                     mbarrier_arrive_expect_bytes(&full[s], stage_bytes);
@@ -340,15 +358,16 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
                 }
         };
         for (int item = first; item < items; item += step) {
-            int unit_m, unit_n, split = item / units;
-            sgemm_swizzled_tile(item % units, units_m, units_n, group_m, &unit_m, &unit_n);
+            ws_item work = ws_item_of(item, units, whole, splits);
+            int unit_m, unit_n;
+            sgemm_swizzled_tile(work.unit, units_m, units_n, group_m, &unit_m, &unit_n);
             int tile_m = CLUSTER * unit_m + rank_m, tile_n = PAIR * unit_n + rank_n;
-            int t_end = k_slice_begin(split + 1, k_tiles, splits);
+            int t_end = k_slice_begin(work.split + 1, k_tiles, work.slices);
             float acc[BN / 2];
 #pragma unroll
             for (int i = 0; i < BN / 2; ++i) acc[i] = 0.0f;
             int previous = -1;
-            for (int t = k_slice_begin(split, k_tiles, splits); t < t_end; ++t) {
+            for (int t = k_slice_begin(work.split, k_tiles, work.slices); t < t_end; ++t) {
                 mbarrier_wait(&full[s], phase);
                 uint32_t stage = ring + (uint32_t)s * S::STAGE_BYTES;
                 wgmma_fence();
@@ -369,8 +388,8 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
                     c_map, ring + STAGES * S::STAGE_BYTES + consumer * STORE_BUFFERS * WS_STORE_BUFFER_BYTES,
                     1 + consumer, tile_m * S::BM + 64 * consumer, col0, acc);
             else
-                wgmma_store<BN, TRANSPOSED_C>(c + (size_t)split * m * n, m, store_n, tile_m * S::BM + 64 * consumer,
-                                              col0, acc);
+                wgmma_store<BN, TRANSPOSED_C>(work.slices == 1 ? c : partials + (size_t)work.split * m * n, m,
+                                              store_n, tile_m * S::BM + 64 * consumer, col0, acc);
         }
         /* The shared memory of the last stores stays until they have
          * written C. */
@@ -397,12 +416,13 @@ static inline int multiprocessors()
 
 /* The kernel's product is m x n (C's, or C^T's with TRANSPOSED_C).
  * splits > 1: the products of the K slices go to that many m x n partials
- * at c (the split-K rungs). Persistent: `blocks` resident blocks at most, in
- * clusters of CLUSTER x PAIR. */
+ * (the split-K rungs), all but the first `whole` units' (ws_item_of).
+ * Persistent: `blocks` resident blocks at most, in clusters of CLUSTER x
+ * PAIR. */
 template <int BN, int STAGES, bool PERSISTENT, int CLUSTER = 1, bool TRANSPOSED_C = false, int CONSUMERS = 2,
           int STORE_BUFFERS = 0, int PAIR = 1>
-static cudaLaunchConfig_t warp_specialized_config(int m, int n, int splits, int blocks, cudaLaunchAttribute *cluster,
-                                                  cudaStream_t stream)
+static cudaLaunchConfig_t warp_specialized_config(int m, int n, int splits, int whole, int blocks,
+                                                  cudaLaunchAttribute *cluster, cudaStream_t stream)
 {
     typedef ws_shape<BN, STAGES, CONSUMERS, STORE_BUFFERS> S;
     allow_shared_bytes<
@@ -410,38 +430,42 @@ static cudaLaunchConfig_t warp_specialized_config(int m, int n, int splits, int 
         S::SHARED_BYTES);
     int tiles_m = hgemm_ceil_div(m, S::BM);
     int tiles_n = hgemm_ceil_div(n, ws_tile_cols<BN, TRANSPOSED_C>(n));
-    long long items =
-        (long long)hgemm_ceil_div(tiles_m, CLUSTER) * CLUSTER * hgemm_ceil_div(tiles_n, PAIR) * PAIR * splits;
+    long long units = (long long)hgemm_ceil_div(tiles_m, CLUSTER) * hgemm_ceil_div(tiles_n, PAIR);
+    long long items = (whole + (units - whole) * splits) * CLUSTER * PAIR;
     cudaLaunchConfig_t config = cluster_config(items < blocks ? (unsigned)items : (unsigned)blocks, S::THREADS,
                                                S::SHARED_BYTES, CLUSTER * PAIR, cluster, stream);
     if (!PERSISTENT) config.gridDim = dim3(tiles_n, tiles_m);
     return config;
 }
 
-/* C (or its partials) from the problem's A in boxes of 64 x CONSUMERS / PAIR
- * rows and its B in boxes of BN / CLUSTER rows; TRANSPOSED_C: the maps of B^T
- * and A^T, m and n exchanged. STORE_BUFFERS > 0: C written through c_map
- * (which only that kernel reads; the others are given A's). */
+/* C and its partials from the problem's A in boxes of 64 x CONSUMERS /
+ * PAIR rows and its B in boxes of BN / CLUSTER rows; TRANSPOSED_C: the maps
+ * of B^T and A^T, m and n exchanged. STORE_BUFFERS > 0: C written through
+ * c_map (which only that kernel reads; the others are given A's). */
 template <int BN, int STAGES, bool PERSISTENT, int CLUSTER = 1, bool TRANSPOSED_C = false, int CONSUMERS = 2,
           int STORE_BUFFERS = 0, int PAIR = 1>
-static void launch_warp_specialized(const CUtensorMap &a_map, const CUtensorMap &b_map, float *c, int m, int n, int k,
-                                    int splits, int blocks, cudaStream_t stream, const CUtensorMap *c_map = nullptr)
+static void launch_warp_specialized(const CUtensorMap &a_map, const CUtensorMap &b_map, float *c, float *partials,
+                                    int m, int n, int k, int splits, int whole, int blocks, cudaStream_t stream,
+                                    const CUtensorMap *c_map = nullptr)
 {
     cudaLaunchAttribute cluster;
     cudaLaunchConfig_t config =
         warp_specialized_config<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C, CONSUMERS, STORE_BUFFERS, PAIR>(
-            m, n, splits, blocks, &cluster, stream);
+            m, n, splits, whole, blocks, &cluster, stream);
     constexpr auto kernel =
         warp_specialized_kernel<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C, CONSUMERS, STORE_BUFFERS, PAIR>;
-    CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a_map, b_map, STORE_BUFFERS ? *c_map : a_map, c, m, n, k, splits));
+    CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a_map, b_map, STORE_BUFFERS ? *c_map : a_map, c, partials, m, n, k,
+                                  splits, whole));
 }
 
+/* The problem's C = A B in `splits` slices of K (into its partials where
+ * more than one). */
 template <int BN, int STAGES, bool PERSISTENT, int CLUSTER = 1, int STORE_BUFFERS = 0>
-static void launch_warp_specialized(const hgemm_problem *p, const CUtensorMap &b_map, float *c, int splits,
-                                    int blocks, cudaStream_t stream)
+static void launch_warp_specialized(const hgemm_problem *p, const CUtensorMap &b_map, int splits, int blocks,
+                                    cudaStream_t stream)
 {
     launch_warp_specialized<BN, STAGES, PERSISTENT, CLUSTER, false, 2, STORE_BUFFERS>(
-        p->a_rows128, b_map, c, p->m, p->n, p->k, splits, blocks, stream, &p->c_cols32);
+        p->a_rows128, b_map, p->c, p->partials, p->m, p->n, p->k, splits, 0, blocks, stream, &p->c_cols32);
 }
 
 constexpr int WS_128_STAGES = 6, WS_256_STAGES = 4;
