@@ -635,7 +635,8 @@ static inline int hgemm_swap_ab_tall_width(int width, int rows, int cols)
  * are at most 192: ptxas compiles three consumer warpgroups against 128
  * registers a thread (setmaxnreg gives 152 only when the kernel runs), and
  * 208 wide, 104 accumulators, did not fit (ptxas asked for 130; 138 at
- * 224). A producer warp in place of the producer's warpgroup (416
+ * 224; a kernel of nothing but the ring's wgmma chain and the stores asks
+ * the same, the accumulators and 26). A producer warp in place of the producer's warpgroup (416
  * threads) does not lift the cap: ptxas still compiled against 128, since
  * one of the SM's four quarters holds 4 of the 13 warps, and the 192-wide
  * kernel then spilled 4 bytes. Past 192 rows the last wave's tiles go in
