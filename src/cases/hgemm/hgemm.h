@@ -661,9 +661,9 @@ static inline int hgemm_swap_ab_tall_rows(int m, int n, int sms, int rows, int w
  * 0.971 against 0.72 of cuBLAS at 200 x 20480 x 4096 (28 tiles in 4),
  * 0.93 against 0.67 at 240 x 20000 x 4096 (25 in 5), 0.96 against 0.61 at
  * 224 x 17000 x 4096, 0.87 against 0.58 at 256 x 18000 x 4096 (9 in 14),
- * 1.01 against 0.87 at 64 x 20480 x 4096; level at K = 700 (233 x 19001,
- * 11 k-tiles in 2: 29.8 against 29.1 us). Returns the slices, 1 where none
- * are cut. */
+ * 1.01 against 0.87 at 64 x 20480 x 4096; 2% behind at K = 700 (233 x
+ * 19001, 11 k-tiles in 2: 29.8 against 29.1 us). Returns the slices, 1
+ * where none are cut. */
 static inline int hgemm_swap_ab_tail_splits(int m, int n, int k, int sms, int rows, int width, int splits,
                                             int cluster, int pair)
 {

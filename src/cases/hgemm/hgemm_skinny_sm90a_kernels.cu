@@ -20,13 +20,15 @@
  * 65536) in batches of 8. One group (a thread makes its few loads alone,
  * in a grid an eighth as large) where there are REDUCE_ALONE slices or
  * fewer and eight groups' blocks would run in more than two waves of
- * resident blocks (2048 threads an SM), each a round trip to L2. H200, one
- * call, two rounds, against eight groups at every shape: 58.8 against 61.0
- * us at 200 x 20480 x 4096 (swap_ab's last wave, 4 slices: 700 blocks, not
- * 5600), 29.8 against 37.2 at 233 x 19001 x 700 (15378 blocks of single
- * floats, not 1922); whole C in 2 and 4 slices, 39.0 against 40.2 at 128 x
- * 4096 x 14336 (4096 blocks grouped), but 18.1 against 16.9 at 64 x 2048 x
- * 8192 (1024) and 19.6 against 19.0 at 64 x 4096 x 4096 (split_k, 2048). */
+ * resident blocks (2048 threads an SM), each a round trip to L2. H200, two
+ * rounds each, alone against eight groups at every shape: 58.8 against
+ * 61.0 us at 200 x 20480 x 4096 (swap_ab's last wave, 4 slices: 700
+ * blocks, not 5600), 29.8 against 37.2 at 233 x 19001 x 700 (15378 blocks
+ * of single floats, not 1922), in two calls beside the same base build
+ * (79-81 and 29.1-29.4 us in both); whole C in 2 and 4 slices, one call,
+ * 39.0 against 40.2 at 128 x 4096 x 14336 (4096 blocks grouped), but 18.1
+ * against 16.9 at 64 x 2048 x 8192 (1024) and 19.6 against 19.0 at 64 x
+ * 4096 x 4096 (split_k, 2048). */
 constexpr int REDUCE_THREADS = 256, REDUCE_ALONE = 8, REDUCE_GROUPS = 8, SM90_THREADS_PER_SM = 2048;
 
 template <int VECTOR, int GROUPS>
