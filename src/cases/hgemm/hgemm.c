@@ -385,8 +385,17 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
     }
 #endif
     int slices = p->split_k > p->swap_ab_splits ? p->split_k : p->swap_ab_splits;
-    if (slices > 1 && ladder_try_cuda_malloc((void **)&p->partials, (size_t)slices * c_count * sizeof(float)))
+    if (slices > 1 && ladder_try_cuda_malloc((void **)&p->partials, (size_t)slices * c_count * sizeof(float))) {
         p->partials = NULL;
+        /* swap_ab's last wave goes whole again rather than not at all; split_k
+         * may still find room for its own slices */
+        if (p->swap_ab_whole) {
+            p->swap_ab_splits = 1, p->swap_ab_whole = 0;
+            if (p->split_k > 1 &&
+                ladder_try_cuda_malloc((void **)&p->partials, (size_t)p->split_k * c_count * sizeof(float)))
+                p->partials = NULL;
+        }
+    }
     CUBLAS_CHECK(cublasCreate(&s->cublas));
     s->full_check = (double)m * n * k <= (double)HGEMM_FULL_CHECK_MNK;
     return s;
