@@ -304,6 +304,16 @@ static int size_error(const ladder_size *size, char *err, size_t err_len)
     return 0;
 }
 
+/* Room for `slices` FP32 partials of C's c_count floats; NULL where there
+ * is no slicing, or no room. */
+static float *partials_or_null(int slices, size_t c_count)
+{
+    float *partials = NULL;
+    if (slices > 1 && ladder_try_cuda_malloc((void **)&partials, (size_t)slices * c_count * sizeof(float)))
+        return NULL;
+    return partials;
+}
+
 static void *create(const ladder_size *size, ladder_status *status, char *err, size_t err_len)
 {
     if (size_error(size, err, err_len)) {
@@ -384,17 +394,12 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
                                      sizeof s->maps_error) == 0;
     }
 #endif
-    int slices = p->split_k > p->swap_ab_splits ? p->split_k : p->swap_ab_splits;
-    if (slices > 1 && ladder_try_cuda_malloc((void **)&p->partials, (size_t)slices * c_count * sizeof(float))) {
-        p->partials = NULL;
-        /* swap_ab's last wave goes whole again rather than not at all; split_k
-         * may still find room for its own slices */
-        if (p->swap_ab_whole) {
-            p->swap_ab_splits = 1, p->swap_ab_whole = 0;
-            if (p->split_k > 1 &&
-                ladder_try_cuda_malloc((void **)&p->partials, (size_t)p->split_k * c_count * sizeof(float)))
-                p->partials = NULL;
-        }
+    p->partials = partials_or_null(p->split_k > p->swap_ab_splits ? p->split_k : p->swap_ab_splits, c_count);
+    if (!p->partials && p->swap_ab_whole) {
+        /* swap_ab's last wave goes whole again rather than not at all;
+         * split_k may still find room for its own slices */
+        p->swap_ab_splits = 1, p->swap_ab_whole = 0;
+        p->partials = partials_or_null(p->split_k, c_count);
     }
     CUBLAS_CHECK(cublasCreate(&s->cublas));
     s->full_check = (double)m * n * k <= (double)HGEMM_FULL_CHECK_MNK;
