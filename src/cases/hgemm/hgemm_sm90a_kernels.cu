@@ -108,7 +108,8 @@ __global__ void __launch_bounds__(128)
         wgmma_fence();
 #pragma unroll
         for (int half = 0; half < 2; ++half)
-            wgmma_k_tile<WGMMA_BN>(acc[half], stage + half * (WGMMA_A_BYTES / 2), stage + WGMMA_A_BYTES);
+            wgmma_k_tile<WGMMA_BN>(acc[half], wgmma_descriptor_sw128(stage + half * (WGMMA_A_BYTES / 2)),
+                                   wgmma_descriptor_sw128(stage + WGMMA_A_BYTES));
         wgmma_commit();
         wgmma_wait<0>();
         __syncthreads();

@@ -26,17 +26,33 @@ __device__ __forceinline__ void tma_load_tile(uint32_t stage, const CUtensorMap 
 
 /* ---- wgmma building blocks ---------------------------------------------------- */
 
-/* A warpgroup's share of a wgmma tile: 64 rows of A (a_rows: 64 swizzled
- * 128-byte rows) against BN rows of B^T, one k-tile (4 steps of 16). */
+/* A warpgroup's share of a wgmma tile: 64 rows of A (a_rows: the
+ * descriptor of 64 swizzled 128-byte rows) against BN rows of B^T (b_rows),
+ * one k-tile (4 steps of 16, each 32 bytes on).
+ * The descriptors come in formed, each k-step's by an add to them
+ * (wgmma_descriptor_advance), and the warp-specialized consumers form
+ * theirs once, for stage 0. Formed from each step's address, as first
+ * written, they took most of a consumer's instructions: at a 64 x 80 tile
+ * (one consumer, its four wgmmas 160 clocks of the tensor pipe) the loop
+ * ran 82 instructions a k-tile, now 44. Nsight Compute at 77 x 5000 x 3000
+ * (H200, the profiler's clocks): 22.7K cycles against 23.7K, 1.16M
+ * instructions against 1.77M (cuBLAS 19.9K, 0.99M); the consumers now
+ * wait mostly on their stage's bytes. H200, one call, two rounds, us,
+ * against the build before: swap_ab 17.8 against 18.7-18.9 at 200 x 3000 x
+ * 4000, 17.0 against 17.5-17.8 at 100 and 90 x 4000 x 4000, 14.8 against
+ * 15.1-15.3 at 64 and 16 x 4096 x 4096, 15.4 against 15.7-15.9 at 150 x
+ * 3000 x 3000; narrow_tiles 22.3-22.4 against 24.0-24.2 at 240 x 5120 x
+ * 4096, 15.5 against 15.6-15.8 at 77 x 5000 x 3000; within 1% at the
+ * other shapes measured (eleven of swap_ab, two of narrow_tiles, split_k
+ * at 256 x 256 x 65536 and 128 x 4096 x 14336, persistent_multicast at the
+ * three squares). */
 template <int BN>
-__device__ __forceinline__ void wgmma_k_tile(float (&acc)[BN / 2], uint32_t a_rows, uint32_t b_rows)
+__device__ __forceinline__ void wgmma_k_tile(float (&acc)[BN / 2], uint64_t a_rows, uint64_t b_rows)
 {
 #pragma unroll
-    for (int step = 0; step < HGEMM_TILE_K / 16; ++step) {
-        uint64_t a_desc = wgmma_descriptor_sw128(a_rows + 32 * step);
-        uint64_t b_desc = wgmma_descriptor_sw128(b_rows + 32 * step);
-        wgmma_ss_bf16<BN>(acc, a_desc, b_desc);
-    }
+    for (int step = 0; step < HGEMM_TILE_K / 16; ++step)
+        wgmma_ss_bf16<BN>(acc, wgmma_descriptor_advance(a_rows, 32 * step),
+                          wgmma_descriptor_advance(b_rows, 32 * step));
 }
 
 /* A warpgroup's 64 x BN accumulator of an m x n product into C at (row0,
@@ -340,7 +356,13 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
     } else {
         setmaxnreg_increase<S::CONSUMER_REGISTERS>();
         int rank_m = rank % CLUSTER, rank_n = rank / CLUSTER;
-        int consumer = warpgroup - 1, lane = threadIdx.x % 32;
+        /* one consumer: its index a constant, so that its descriptors stay
+         * in the uniform registers wgmma reads them from */
+        int consumer = CONSUMERS == 1 ? 0 : warpgroup - 1, lane = threadIdx.x % 32;
+        /* the descriptors of stage 0's operands: this consumer's 64 rows of
+         * A, and B */
+        uint64_t a_rows = wgmma_descriptor_sw128(ring + consumer * 64 * HGEMM_ROW_BYTES),
+                 b_rows = wgmma_descriptor_sw128(ring + S::A_BYTES);
         /* Done with a stage: every block that writes into it must hear so
          * before it does again, once from each consumer warpgroup: its
          * multiply is one operation, done for all four warps once one sees
@@ -369,9 +391,10 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
             int previous = -1;
             for (int t = k_slice_begin(work.split, k_tiles, work.slices); t < t_end; ++t) {
                 mbarrier_wait(&full[s], phase);
-                uint32_t stage = ring + (uint32_t)s * S::STAGE_BYTES;
+                uint32_t stage = (uint32_t)s * S::STAGE_BYTES;
                 wgmma_fence();
-                wgmma_k_tile<BN>(acc, stage + consumer * 64 * HGEMM_ROW_BYTES, stage + S::A_BYTES);
+                wgmma_k_tile<BN>(acc, wgmma_descriptor_advance(a_rows, stage),
+                                 wgmma_descriptor_advance(b_rows, stage));
                 wgmma_commit();
                 /* The previous k-tile's multiply is done: its stage is free. */
                 wgmma_wait<1>();

@@ -373,6 +373,17 @@ __device__ __forceinline__ uint64_t wgmma_descriptor_sw128(uint32_t address)
     return (uint64_t)((address & 0x3FFFF) >> 4) | (1ull << 16) | ((uint64_t)(1024 >> 4) << 32) | (1ull << 62);
 }
 
+/* A descriptor of wgmma_descriptor_sw128's form for the rows `bytes`
+ * further on (a multiple of 16: a k-step's 32 bytes, a ring stage). Shared
+ * addresses are below 2^18, so the start field never carries out of its 14
+ * bits: one add on the low word, where forming a descriptor from its
+ * address takes a mask, a shift and an or, for every operand of every
+ * wgmma (hgemm's wgmma_k_tile says what that cost). */
+__device__ __forceinline__ uint64_t wgmma_descriptor_advance(uint64_t descriptor, uint32_t bytes)
+{
+    return (descriptor & ~0xFFFFFFFFull) | (uint32_t)((uint32_t)descriptor + (bytes >> 4));
+}
+
 /* A wgmma B operand stored N-major (N contiguous: V in P V, keys along K)
  * as TMA writes it with the 128-byte swizzle: panels of 64 N-elements (128
  * bytes) by the K rows, each row one 128-byte line. Stride byte offset
