@@ -41,8 +41,8 @@ __device__ __forceinline__ void tma_load_tile(uint32_t stage, const CUtensorMap 
  * against the build before: swap_ab 17.8 against 18.7-18.9 at 200 x 3000 x
  * 4000, 17.0 against 17.5-17.8 at 100 and 90 x 4000 x 4000, 14.8 against
  * 15.1-15.3 at 64 and 16 x 4096 x 4096, 15.4 against 15.7-15.9 at 150 x
- * 3000 x 3000; narrow_tiles 22.3-22.4 against 24.0-24.2 at 240 x 5120 x
- * 4096, 15.5 against 15.6-15.8 at 77 x 5000 x 3000; within 1% at the
+ * 3000 x 3000, 15.5 against 15.6-15.8 at 77 x 5000 x 3000; narrow_tiles
+ * 22.3-22.4 against 24.0-24.2 at 240 x 5120 x 4096; within 1% at the
  * other shapes measured (eleven of swap_ab, two of narrow_tiles, split_k
  * at 256 x 256 x 65536 and 128 x 4096 x 14336, persistent_multicast at the
  * three squares). */
