@@ -352,7 +352,7 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
     double dram_gbps = ladder_peak_dram_gbps(device), stream_bytes = hgemm_stream_bytes(dram_gbps);
     p->swap_ab_splits = hgemm_swap_ab_width(p->m) ? hgemm_swap_ab_splits(p->m, p->n, p->k, s->sms, stream_bytes) : 1;
     p->swap_ab_cluster = p->swap_ab_pair = 1;
-    p->swap_ab_whole = 0;
+    p->swap_ab_whole = p->swap_ab_sum_in_cluster = 0;
     p->narrow_width = hgemm_narrow_width(p->n, s->sms);
     s->c_aligned_ld = (p->n + 3) / 4 * 4;
     /* The padded C and the partials (below, once swap_ab's slices are
@@ -386,6 +386,7 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
         p->swap_ab_cluster = shape.cluster;
         p->swap_ab_pair = shape.pair;
         p->swap_ab_whole = shape.whole;
+        p->swap_ab_sum_in_cluster = shape.sum_in_cluster;
         /* A's map, for the tile the shape took: in clusters, a block
          * brings its share of the tile */
         int cols = hgemm_swap_ab_tile_cols(p->m, p->swap_ab_tile_width);
@@ -394,7 +395,8 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
                                      sizeof s->maps_error) == 0;
     }
 #endif
-    p->partials = partials_or_null(p->split_k > p->swap_ab_splits ? p->split_k : p->swap_ab_splits, c_count);
+    int swap_ab_partials = p->swap_ab_sum_in_cluster ? 1 : p->swap_ab_splits;
+    p->partials = partials_or_null(p->split_k > swap_ab_partials ? p->split_k : swap_ab_partials, c_count);
     if (!p->partials && p->swap_ab_whole) {
         /* swap_ab's last wave goes whole again rather than not at all;
          * split_k may still find room for its own slices */
@@ -464,9 +466,11 @@ static const char *unsupported(void *opaque, const ladder_variant *v)
     if (v->impl == (ladder_impl)hgemm_swap_ab) {
         if (!hgemm_swap_ab_width(p->m))
             return "M above 256: A's rows do not fit wgmma's N side (the square-tile rungs' shapes)";
-        if (p->swap_ab_splits > 1 && !p->partials) return "no device memory for the FP32 partials";
-        hgemm_swap_ab_shape shape = {p->swap_ab_rows, p->swap_ab_tile_width, p->swap_ab_splits, p->swap_ab_cluster,
-                                     p->swap_ab_pair, p->swap_ab_whole};
+        if (p->swap_ab_splits > 1 && !p->swap_ab_sum_in_cluster && !p->partials)
+            return "no device memory for the FP32 partials";
+        hgemm_swap_ab_shape shape = {p->swap_ab_rows,    p->swap_ab_tile_width, p->swap_ab_splits,
+                                     p->swap_ab_cluster, p->swap_ab_pair,       p->swap_ab_whole,
+                                     p->swap_ab_sum_in_cluster};
         if (!hgemm_swap_ab_launchable(shape)) {
             snprintf(s->reason, sizeof s->reason, "no kernel for its shape (%d rows, %d wide, clusters of %d x %d)",
                      shape.rows, shape.width, shape.cluster, shape.pair);

@@ -60,8 +60,9 @@ typedef struct hgemm_problem {
     /* swap_ab's shape (hgemm_swap_ab_shape_for): rows of B a tile, wgmma
      * width, blocks a cluster along B's rows that share A's tile (1, 2 or
      * 4), tile columns side by side that share B's (1 or 2), and the units
-     * done whole before those cut into swap_ab_splits slices (0: all cut) */
-    int swap_ab_rows, swap_ab_tile_width, swap_ab_cluster, swap_ab_pair, swap_ab_whole;
+     * done whole before those cut into swap_ab_splits slices (0: all cut),
+     * and whether the slices add up in their clusters (no partials) */
+    int swap_ab_rows, swap_ab_tile_width, swap_ab_cluster, swap_ab_pair, swap_ab_whole, swap_ab_sum_in_cluster;
     /* narrow_tiles' tile width (hgemm_narrow_width) */
     int narrow_width;
     /* Blocks of persistent_multicast resident at once, in clusters of two
@@ -672,13 +673,64 @@ static inline int hgemm_swap_ab_tail_splits(int m, int n, int k, int sms, int ro
     return tiles < sms || tail == 0 ? 1 : hgemm_split_count(tail, k, sms, sms);
 }
 
+/* Slices of K summed in a cluster, where every tile is cut (no units
+ * whole), tiles alone, in 2 or 4 slices, and the clusters of all tiles'
+ * slices are resident at once (`slots2` and `slots4` blocks in clusters of
+ * two and four): a tile's slices run as the blocks of one cluster and add
+ * their products through distributed shared memory (the kernel's
+ * SUM_IN_CLUSTER), with no partials in global memory and no second
+ * kernel. Clusters of 3 or 5 did not fit a wave's blocks at once on an
+ * H200 (40 clusters of three, 120 blocks: 40.3 us, twice the product's
+ * time), nor 32 fours (128 blocks, 120 resident). H200, one call, two
+ * rounds, us, against the partials and their sum: 21.3-21.5 against
+ * 22.4-22.5 at 100 x 3072 x 8192 (two slices), 39.1-39.2 against 39.5-39.6
+ * at 128 x 4096 x 14336. */
+static inline int hgemm_swap_ab_sums_in_cluster(int m, int n, int rows, int width, int splits, int cluster, int pair,
+                                                int whole, int slots2, int slots4)
+{
+    if (cluster != 1 || pair != 1 || whole != 0 || (splits != 2 && splits != 4)) return 0;
+    long long blocks = (long long)(n + rows - 1) / rows * hgemm_swap_ab_tiles_across(m, width) * splits;
+    return blocks <= (splits == 2 ? slots2 : slots4);
+}
+
+/* Where 128-row tiles two across A's rows (M 129-256) give a third of the
+ * SMs or more nothing to do (N up to 5632 on 132 SMs: 80 blocks at 200 x
+ * 5120), one tile across all of A's rows instead (as wide as they are, in
+ * hgemm_swap_ab_tall_width's steps of 16), K in as many slices as the SMs
+ * hold (hgemm_split_count): each k-tile of B goes out once, not once for
+ * each half of A, and 120 blocks stream it where 80 did. H200, one call,
+ * two rounds, us: 24.4 against 26.8-27.0 at 200 x 5120 x 4096 (40 tiles in
+ * 3 slices; the product alone 18.3-19.2 under Nsight Compute, cuBLAS's
+ * kernel 20.4-20.9, the slices' sum the rest); level at 240 x 5120 x 4096.
+ * The tiles are 128 rows only where 64-row ones would pass a wave (more
+ * than a quarter of the SMs' count of tiles), so the slices are 3, summed
+ * as split_k's partials (not in clusters of three: those did not fit a
+ * wave's blocks at once, hgemm_swap_ab_sums_in_cluster). The partials'
+ * sum costs as much at any K, so each slice is
+ * HGEMM_TALL_SLICE_MIN_K_TILES k-tiles or more: 14.1 against 11.1-11.3 us
+ * at 150 x 5000 x 1024, 5 k-tiles a slice. Returns the slices, 1 where the
+ * rule does not apply. */
+#define HGEMM_TALL_SLICE_MIN_K_TILES 16
+static inline int hgemm_swap_ab_tall_slices(int m, int n, int k, int sms, int rows, int width, int splits,
+                                            int cluster, int pair)
+{
+    if (m <= 128 || rows != 128 || splits != 1 || cluster != 1 || pair != 1 ||
+        hgemm_swap_ab_tiles_across(m, width) != 2)
+        return 1;
+    long long tiles = (n + rows - 1) / rows;
+    int slices = 3 * 2 * tiles > 2LL * sms ? 1 : hgemm_split_count(tiles, k, sms, sms);
+    return (k + 63) / 64 / slices >= HGEMM_TALL_SLICE_MIN_K_TILES ? slices : 1;
+}
+
 /* swap_ab's tiles: rows of B a tile, wgmma width, slices of K, blocks a
  * cluster along B's rows that share A's tile (1, 2 or 4), tile columns
  * side by side in the cluster that share B's tile (1 or 2): a cluster is
- * cluster x pair blocks; and the units done whole, first, where only the
- * others are cut into the slices (0: all are). */
+ * cluster x pair blocks; the units done whole, first, where only the
+ * others are cut into the slices (0: all are); and whether a tile's slices
+ * add up in their cluster (hgemm_swap_ab_sums_in_cluster; else as split_k's
+ * partials do). */
 typedef struct hgemm_swap_ab_shape {
-    int rows, width, splits, cluster, pair, whole;
+    int rows, width, splits, cluster, pair, whole, sum_in_cluster;
 } hgemm_swap_ab_shape;
 
 /* The rules above in their order, on `sms` SMs (`slots2`, `slots4` and
@@ -695,7 +747,9 @@ typedef struct hgemm_swap_ab_shape {
  * (hgemm_swap_ab_short_width) and 128-row tiles across all of them, 192
  * rows past a wave (hgemm_swap_ab_tall_rows), as wide as those
  * (hgemm_swap_ab_tall_width), the last wave's tiles cut into slices of K
- * (hgemm_swap_ab_tail_splits).
+ * (hgemm_swap_ab_tail_splits), or all tiles where two across A's rows
+ * leave SMs idle (hgemm_swap_ab_tall_slices); and the slices' sum in
+ * clusters where those fit (hgemm_swap_ab_sums_in_cluster).
  * For M up to HGEMM_SWAP_AB_MAX_M. */
 static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, int ld, int sms, double stream_bytes,
                                                           int slots2, int slots4, int slots8,
@@ -704,7 +758,7 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
     hgemm_swap_ab_shape s = {hgemm_swap_ab_rows(m, n, sms), hgemm_swap_ab_tile_width(m, n, sms),
                              hgemm_swap_ab_splits(m, n, k, sms, stream_bytes),
                              hgemm_swap_ab_cluster(m, n, k, ld, sms, stream_bytes, slots4, dram_bytes_per_clock), 1,
-                             0};
+                             0, 0};
     int across = hgemm_swap_ab_across(m, n, k, ld, sms, stream_bytes, slots2, slots4, dram_bytes_per_clock);
     if (across)
         s.rows = 64, s.width = across, s.splits = 1, s.cluster = hgemm_swap_ab_across_cluster(n, slots2, slots4);
@@ -723,6 +777,10 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
     s.width = hgemm_swap_ab_tall_width(s.width, s.rows, hgemm_swap_ab_tile_cols(m, s.width));
     int tail_splits = hgemm_swap_ab_tail_splits(m, n, k, sms, s.rows, s.width, s.splits, s.cluster, s.pair);
     if (tail_splits > 1) s.whole = (n + s.rows - 1) / s.rows / sms * sms, s.splits = tail_splits;
+    int tall_slices = hgemm_swap_ab_tall_slices(m, n, k, sms, s.rows, s.width, s.splits, s.cluster, s.pair);
+    if (tall_slices > 1) s.width = hgemm_round_up(m < 144 ? 144 : m, 16), s.splits = tall_slices;
+    s.sum_in_cluster =
+        hgemm_swap_ab_sums_in_cluster(m, n, s.rows, s.width, s.splits, s.cluster, s.pair, s.whole, slots2, slots4);
     return s;
 }
 

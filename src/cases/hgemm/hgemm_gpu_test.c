@@ -26,9 +26,9 @@ int main(void)
     open_device_or_skip(&device);
     /* gemv_mma at 16 rows and at 7 columns with K's last chunk partial;
      * split_k where 4 tiles leave the GPU idle; swap_ab (shapes on 132
-     * SMs) in 64-row tiles (64 wide at 16 and at 40 in 2 slices; 17 x
-     * 999 in 2 slices summed a float at a time, C's 16983 floats being no
-     * multiple of 4; 104 wide at 100 in fours) and, where N is large
+     * SMs) in 64-row tiles (64 wide at 16, and at 40 and 17 x 999 in 2
+     * slices summed in their clusters of two, C's 16983 floats being no
+     * multiple of 4 at 17 x 999; 104 wide at 100 in fours) and, where N is large
      * (8500), in 128-row ones (64 wide at 20; 128 wide at 100); 200 x
      * 8400 in 128-row tiles, two of 100 rows as a pair 104 wide (rows on
      * the grid at K = 64, else 64-row tiles across A's rows, 224 wide, in
@@ -116,8 +116,15 @@ int main(void)
                             * 2; 240 wide, C's columns past the whole tiles ragged
                             * (2105: the sum one float at a time); 64 wide, 25 in 4
                             * (the sum by 8 thread groups a chunk); and all of C
-                            * summed a thread a chunk (swap_ab's 2 slices, split_k's 4) */
-                           "200x20480x520", "233x19001x700", "64x20000x1030", "128x4100x1024"};
+                            * summed a thread a chunk (split_k's 4; swap_ab's 2 slices
+                            * there are summed in their clusters) */
+                           "200x20480x520", "233x19001x700", "64x20000x1030", "128x4100x1024",
+                           /* a tile's slices summed in their cluster (40x1000x700,
+                            * 17x999x700 and 128x4100x1024 above: twos): fours, 30
+                            * tiles, the last 45 rows, 23 of A's; and two 128-row
+                            * tiles across A's rows in place of one across, in 3
+                            * slices of 16-17 k-tiles */
+                           "23x1901x1152", "131x4700x3136"};
     int ran = 0;
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
         void *state = create_case_or_die(&hgemm_case, sizes[i]);

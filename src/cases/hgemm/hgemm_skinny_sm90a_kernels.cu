@@ -507,6 +507,13 @@ static void launch_swap_ab(const hgemm_problem *p, cudaStream_t stream)
                 : BLOCKS == 2 ? p->cluster_blocks
                               : multiprocessors();
     int whole = p->swap_ab_whole;
+    /* a tile's slices in one cluster, summed there (hgemm_swap_ab_sums_in_cluster) */
+    if constexpr (BLOCKS == 1)
+        if (p->swap_ab_sum_in_cluster) {
+            launch_warp_specialized<WIDTH, STAGES, true, 1, true, CONSUMERS, 0, 1, true>(
+                b_rows, p->a_rows_swap, p->c, nullptr, p->n, p->m, p->k, splits, 0, slots, stream);
+            return;
+        }
     launch_warp_specialized<WIDTH, STAGES, true, CLUSTER, true, CONSUMERS, 0, PAIR>(
         b_rows, p->a_rows_swap, p->c, p->partials, p->n, p->m, p->k, splits, whole, slots, stream);
     /* the sliced units' columns of C: all, or those past the whole ones */

@@ -159,6 +159,48 @@ __device__ __forceinline__ void wgmma_store_through_tma(const CUtensorMap &c_map
     }
 }
 
+/* The `slices` blocks of a cluster have each multiplied one slice of K of
+ * the same tile (SUM_IN_CLUSTER); their products meet in distributed
+ * shared memory, not in partials in global memory summed by a second
+ * kernel. Each consumer writes its accumulators into its block's ring
+ * (free once every consumer's last multiply has read its stage), thread by
+ * thread in 16-byte quads, so that the same thread of every block finds its
+ * own quads at the same address. After the cluster's barrier, block r adds
+ * quads r, r + slices, ... of every thread over the blocks in rank order
+ * (the same order for every element and every run: deterministic) and
+ * stores them as wgmma_store would. Named barrier 3 (the consumers). */
+template <int BN, bool TRANSPOSED, int CONSUMERS>
+__device__ __forceinline__ void wgmma_sum_slices_in_cluster(uint32_t ring, int consumer, int slices,
+                                                            float *__restrict__ c, int m, int n, int row0, int col0,
+                                                            const float (&acc)[BN / 2])
+{
+    constexpr uint32_t QUAD_STRIDE = 128 * 16; /* a consumer's quad q, thread by thread */
+    int thread = threadIdx.x % 128, warp = thread / 32, lane = thread % 32;
+    uint32_t mine = ring + ((uint32_t)consumer * (BN / 8) * 128 + thread) * 16;
+    named_barrier_sync(3, 128 * CONSUMERS);
+#pragma unroll
+    for (int q = 0; q < BN / 8; ++q)
+        store_shared_quad(mine + q * QUAD_STRIDE, make_float4(acc[4 * q], acc[4 * q + 1], acc[4 * q + 2], acc[4 * q + 3]));
+    cluster_sync();
+    int row = row0 + 16 * warp + lane / 4;
+#pragma unroll 2
+    for (int q = (int)cluster_rank(); q < BN / 8; q += slices) {
+        float4 sum = load_cluster_shared_quad(mine + q * QUAD_STRIDE, 0);
+        for (int r = 1; r < slices; ++r) {
+            float4 x = load_cluster_shared_quad(mine + q * QUAD_STRIDE, (uint32_t)r);
+            sum.x += x.x, sum.y += x.y, sum.z += x.z, sum.w += x.w;
+        }
+        /* quad q is wgmma's columns 8 q + 2 (lane % 4), + 1, of rows row and row + 8 */
+        int col = col0 + 8 * q + 2 * (lane % 4);
+        const float value[2][2] = {{sum.x, sum.y}, {sum.z, sum.w}};
+        for (int i = 0; i < 2; ++i)
+            for (int j = 0; j < 2; ++j)
+                if (row + 8 * i < m && col + j < n)
+                    c[TRANSPOSED ? (size_t)(col + j) * m + row + 8 * i : (size_t)(row + 8 * i) * n + col + j] =
+                        value[i][j];
+    }
+}
+
 /* ---- Rungs 7-9: warp specialization ------------------------------------------ */
 
 /* Rung 7: the roles split. Warpgroup 0 produces: one of its threads waits
@@ -265,7 +307,7 @@ __host__ __device__ __forceinline__ int ws_tile_cols(int n)
 }
 
 template <int BN, int STAGES, bool PERSISTENT, int CLUSTER, bool TRANSPOSED_C = false, int CONSUMERS = 2,
-          int STORE_BUFFERS = 0, int PAIR = 1>
+          int STORE_BUFFERS = 0, int PAIR = 1, bool SUM_IN_CLUSTER = false>
 __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
     warp_specialized_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
                             const __grid_constant__ CUtensorMap c_map, float *__restrict__ c,
@@ -276,6 +318,9 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
     constexpr bool TMA_STORE = STORE_BUFFERS > 0;
     static_assert(!TMA_STORE || !TRANSPOSED_C, "TMA stores write C's tiles as they are");
     typedef ws_shape<BN, STAGES, CONSUMERS, STORE_BUFFERS> S;
+    static_assert(!SUM_IN_CLUSTER || (BLOCKS == 1 && PERSISTENT && !TMA_STORE &&
+                                      STAGES * S::STAGE_BYTES >= CONSUMERS * BN * 256),
+                  "a cluster of slices: one tile's, its products in the ring");
     extern __shared__ uint8_t raw_shared[];
     uint8_t *shared = aligned_1024(raw_shared);
     uint64_t *full = reinterpret_cast<uint64_t *>(shared + STAGES * S::STAGE_BYTES + S::STORE_BYTES),
@@ -294,7 +339,10 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
      * column). A work item is a unit and a slice of K (ws_item_of; splits
      * > 1: split_k and swap_ab, whose slice s goes to the s-th m x n
      * partial at `partials`); the first `whole` units go whole in K, to C
-     * (swap_ab past a wave: the last wave's units in slices). */
+     * (swap_ab past a wave: the last wave's units in slices). With
+     * SUM_IN_CLUSTER a block has one item, the cluster's tile (launched as
+     * units x splits blocks in clusters of splits), and its slice is its
+     * rank. */
     int units_m = hgemm_ceil_div(tiles_m, CLUSTER), units_n = hgemm_ceil_div(tiles_n, PAIR);
     int units = units_m * units_n, items = whole + (units - whole) * splits;
     int rank = BLOCKS > 1 ? (int)cluster_rank() : 0;
@@ -324,7 +372,8 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
         uint16_t same_row_mask = (uint16_t)(((1 << BLOCKS) - 1) / ((1 << CLUSTER) - 1) << rank_m);
         if (threadIdx.x == 0) {
             for (int item = first; item < items; item += step) {
-                ws_item work = ws_item_of(item, units, whole, splits);
+                ws_item work = SUM_IN_CLUSTER ? ws_item{item / splits, item % splits, splits}
+                                              : ws_item_of(item, units, whole, splits);
                 int unit_m, unit_n;
                 sgemm_swizzled_tile(work.unit, units_m, units_n, group_m, &unit_m, &unit_n);
                 /* A block past the last tile row (or column) still brings
@@ -353,6 +402,8 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
                 }
             }
         }
+        /* the consumers' products are in place (wgmma_sum_slices_in_cluster) */
+        if constexpr (SUM_IN_CLUSTER) cluster_sync();
     } else {
         setmaxnreg_increase<S::CONSUMER_REGISTERS>();
         int rank_m = rank % CLUSTER, rank_n = rank / CLUSTER;
@@ -380,7 +431,8 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
                 }
         };
         for (int item = first; item < items; item += step) {
-            ws_item work = ws_item_of(item, units, whole, splits);
+            ws_item work = SUM_IN_CLUSTER ? ws_item{item / splits, item % splits, splits}
+                                          : ws_item_of(item, units, whole, splits);
             int unit_m, unit_n;
             sgemm_swizzled_tile(work.unit, units_m, units_n, group_m, &unit_m, &unit_n);
             int tile_m = CLUSTER * unit_m + rank_m, tile_n = PAIR * unit_n + rank_n;
@@ -406,7 +458,10 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
             release(previous);
             /* C^T's columns past the tile's are the next tile's */
             int col0 = tile_n * tile_cols, store_n = TRANSPOSED_C ? min(n, col0 + tile_cols) : n;
-            if constexpr (TMA_STORE)
+            if constexpr (SUM_IN_CLUSTER)
+                wgmma_sum_slices_in_cluster<BN, TRANSPOSED_C, CONSUMERS>(
+                    ring, consumer, work.slices, c, m, store_n, tile_m * S::BM + 64 * consumer, col0, acc);
+            else if constexpr (TMA_STORE)
                 wgmma_store_through_tma<BN, STORE_BUFFERS>(
                     c_map, ring + STAGES * S::STAGE_BYTES + consumer * STORE_BUFFERS * WS_STORE_BUFFER_BYTES,
                     1 + consumer, tile_m * S::BM + 64 * consumer, col0, acc);
@@ -418,8 +473,9 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
          * written C. */
         if (TMA_STORE && threadIdx.x % 128 == 0) bulk_wait<0, false>();
     }
-    /* A peer may still arrive on this block's barriers. */
-    if constexpr (BLOCKS > 1) cluster_sync();
+    /* A peer may still arrive on this block's barriers, or read its
+     * shared memory. */
+    if constexpr (BLOCKS > 1 || SUM_IN_CLUSTER) cluster_sync();
 }
 
 
@@ -439,24 +495,26 @@ static inline int multiprocessors()
 
 /* The kernel's product is m x n (C's, or C^T's with TRANSPOSED_C).
  * splits > 1: the products of the K slices go to that many m x n partials
- * (the split-K rungs), all but the first `whole` units' (ws_item_of).
- * Persistent: `blocks` resident blocks at most, in clusters of CLUSTER x
- * PAIR. */
+ * (the split-K rungs), all but the first `whole` units' (ws_item_of), or
+ * with SUM_IN_CLUSTER meet in clusters of `splits` blocks, a block for
+ * each item. Persistent: `blocks` resident blocks at most, in clusters of
+ * CLUSTER x PAIR. */
 template <int BN, int STAGES, bool PERSISTENT, int CLUSTER = 1, bool TRANSPOSED_C = false, int CONSUMERS = 2,
-          int STORE_BUFFERS = 0, int PAIR = 1>
+          int STORE_BUFFERS = 0, int PAIR = 1, bool SUM_IN_CLUSTER = false>
 static cudaLaunchConfig_t warp_specialized_config(int m, int n, int splits, int whole, int blocks,
                                                   cudaLaunchAttribute *cluster, cudaStream_t stream)
 {
     typedef ws_shape<BN, STAGES, CONSUMERS, STORE_BUFFERS> S;
-    allow_shared_bytes<
-        warp_specialized_kernel<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C, CONSUMERS, STORE_BUFFERS, PAIR>>(
-        S::SHARED_BYTES);
+    allow_shared_bytes<warp_specialized_kernel<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C, CONSUMERS,
+                                               STORE_BUFFERS, PAIR, SUM_IN_CLUSTER>>(S::SHARED_BYTES);
     int tiles_m = hgemm_ceil_div(m, S::BM);
     int tiles_n = hgemm_ceil_div(n, ws_tile_cols<BN, TRANSPOSED_C>(n));
     long long units = (long long)hgemm_ceil_div(tiles_m, CLUSTER) * hgemm_ceil_div(tiles_n, PAIR);
     long long items = (whole + (units - whole) * splits) * CLUSTER * PAIR;
+    if (SUM_IN_CLUSTER) blocks = (int)items;
     cudaLaunchConfig_t config = cluster_config(items < blocks ? (unsigned)items : (unsigned)blocks, S::THREADS,
-                                               S::SHARED_BYTES, CLUSTER * PAIR, cluster, stream);
+                                               S::SHARED_BYTES, SUM_IN_CLUSTER ? splits : CLUSTER * PAIR, cluster,
+                                               stream);
     if (!PERSISTENT) config.gridDim = dim3(tiles_n, tiles_m);
     return config;
 }
@@ -466,17 +524,17 @@ static cudaLaunchConfig_t warp_specialized_config(int m, int n, int splits, int 
  * of B^T and A^T, m and n exchanged. STORE_BUFFERS > 0: C written through
  * c_map (which only that kernel reads; the others are given A's). */
 template <int BN, int STAGES, bool PERSISTENT, int CLUSTER = 1, bool TRANSPOSED_C = false, int CONSUMERS = 2,
-          int STORE_BUFFERS = 0, int PAIR = 1>
+          int STORE_BUFFERS = 0, int PAIR = 1, bool SUM_IN_CLUSTER = false>
 static void launch_warp_specialized(const CUtensorMap &a_map, const CUtensorMap &b_map, float *c, float *partials,
                                     int m, int n, int k, int splits, int whole, int blocks, cudaStream_t stream,
                                     const CUtensorMap *c_map = nullptr)
 {
     cudaLaunchAttribute cluster;
-    cudaLaunchConfig_t config =
-        warp_specialized_config<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C, CONSUMERS, STORE_BUFFERS, PAIR>(
-            m, n, splits, whole, blocks, &cluster, stream);
-    constexpr auto kernel =
-        warp_specialized_kernel<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C, CONSUMERS, STORE_BUFFERS, PAIR>;
+    cudaLaunchConfig_t config = warp_specialized_config<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C, CONSUMERS,
+                                                        STORE_BUFFERS, PAIR, SUM_IN_CLUSTER>(m, n, splits, whole,
+                                                                                             blocks, &cluster, stream);
+    constexpr auto kernel = warp_specialized_kernel<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C, CONSUMERS,
+                                                    STORE_BUFFERS, PAIR, SUM_IN_CLUSTER>;
     CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a_map, b_map, STORE_BUFFERS ? *c_map : a_map, c, partials, m, n, k,
                                   splits, whole));
 }

@@ -247,6 +247,29 @@ __device__ __forceinline__ void store_shared_pair(uint32_t address, float x, flo
     asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(address), "f"(x), "f"(y) : "memory");
 }
 
+__device__ __forceinline__ void store_shared_quad(uint32_t address, float4 x)
+{
+    asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};\n" ::"r"(address), "f"(x.x), "f"(x.y), "f"(x.z), "f"(x.w)
+                 : "memory");
+}
+
+/* Four floats (16-byte aligned) at this block's shared-window address
+ * `address`, read from the same place in the cluster's block of rank cta
+ * (distributed shared memory; this block's own where cta is its rank). */
+__device__ __forceinline__ float4 load_cluster_shared_quad(uint32_t address, uint32_t cta)
+{
+    float4 x = {};
+#if __CUDA_ARCH__ >= 900
+    uint32_t remote;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(remote) : "r"(address), "r"(cta));
+    asm volatile("ld.shared::cluster.v4.f32 {%0, %1, %2, %3}, [%4];\n"
+                 : "=f"(x.x), "=f"(x.y), "=f"(x.z), "=f"(x.w)
+                 : "r"(remote)
+                 : "memory");
+#endif
+    return x;
+}
+
 /* This block's rank in its cluster. */
 __device__ __forceinline__ uint32_t cluster_rank()
 {
