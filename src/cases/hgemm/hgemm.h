@@ -682,9 +682,11 @@ static inline int hgemm_swap_ab_tail_splits(int m, int n, int k, int sms, int ro
  * kernel. Clusters of 3 or 5 did not fit a wave's blocks at once on an
  * H200 (40 clusters of three, 120 blocks: 40.3 us, twice the product's
  * time), nor 32 fours (128 blocks, 120 resident). H200, one call, two
- * rounds, us, against the partials and their sum: 21.3-21.5 against
- * 22.4-22.5 at 100 x 3072 x 8192 (two slices), 39.1-39.2 against 39.5-39.6
- * at 128 x 4096 x 14336. */
+ * rounds, us, against the partials and their sum: 21.4 against 22.6 at 100
+ * x 3072 x 8192 (two slices), 16.9-17.0 against 18.5 at 100 x 4096 x 4096,
+ * 23.9-24.6 against 26.4 at 77 x 4096 x 8192, 38.5 against 39.1 at 128 x
+ * 4096 x 14336; H100, 26.9 against 27.7 at 100 x 3072 x 8192, level at 128
+ * x 4096 x 14336. */
 static inline int hgemm_swap_ab_sums_in_cluster(int m, int n, int rows, int width, int splits, int cluster, int pair,
                                                 int whole, int slots2, int slots4)
 {
@@ -699,9 +701,15 @@ static inline int hgemm_swap_ab_sums_in_cluster(int m, int n, int rows, int widt
  * hgemm_swap_ab_tall_width's steps of 16), K in as many slices as the SMs
  * hold (hgemm_split_count): each k-tile of B goes out once, not once for
  * each half of A, and 120 blocks stream it where 80 did. H200, one call,
- * two rounds, us: 24.4 against 26.8-27.0 at 200 x 5120 x 4096 (40 tiles in
+ * two rounds, us: 24.2 against 26.6-26.8 at 200 x 5120 x 4096 (40 tiles in
  * 3 slices; the product alone 18.3-19.2 under Nsight Compute, cuBLAS's
- * kernel 20.4-20.9, the slices' sum the rest); level at 240 x 5120 x 4096.
+ * kernel 20.4-20.9, the slices' sum the rest), 22.2 against 23.8-24.0 at
+ * 160 x 5120 x 4096, 20.4 against 21.7-22.0 at 130 x 4608 x 4096, 34.4
+ * against 45.1-45.4 at 200 x 5000 x 8192; level at 240 and 250 x 4608-5120
+ * x 4096. On an H100 (one call) mixed: 27.0-27.2 against 28.7 at 160 x
+ * 5120 x 4096 and 42.8 against 45.3-45.5 at 200 x 5000 x 8192, but 28.5
+ * against 26.8 at 200 x 5120 x 4096 and 25.1 against 24.5 at 130 x 4608 x
+ * 4096: what separates them there is not yet measured.
  * The tiles are 128 rows only where 64-row ones would pass a wave (more
  * than a quarter of the SMs' count of tiles), so the slices are 3, summed
  * as split_k's partials (not in clusters of three: those did not fit a

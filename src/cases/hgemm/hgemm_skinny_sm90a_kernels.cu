@@ -488,7 +488,30 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  * (HGEMM_RING_STAGES): 7 stages of 32 KB at 128 x 128, where the other
  * rungs' 128 x 128 tiles keep 6 (WS_128_STAGES; H200, forced in a scratch
  * build, 7 against 6: 23.4 against 23.9 us at 250 x 5000 x 3000, 27.0
- * against 27.3 at 192 x 6144 x 4096; beside the single release, level). */
+ * against 27.3 at 192 x 6144 x 4096; beside the single release, level).
+ * Then a tile's slices of K as the blocks of one cluster, their products
+ * added through distributed shared memory in the kernel's epilogue
+ * (SUM_IN_CLUSTER, wgmma_sum_slices_in_cluster), where the slices are 2 or
+ * 4 and all the clusters are resident at once
+ * (hgemm_swap_ab_sums_in_cluster): no partials in global memory, no
+ * second kernel. (Summing the slices in the product's kernel through
+ * global memory, a counter and fences, was slower than split_k_reduce:
+ * split_k's notes.) And where 128-row tiles two across A's rows leave a
+ * third of the SMs idle, one tile across all of A's rows in 3 slices
+ * (hgemm_swap_ab_tall_slices). One call a card, two rounds, us, against
+ * the build before:
+ *                          H200                  H100
+ *   100 x 4096 x 4096      16.9-17.0 against 18.5    level (whole there)
+ *   100 x 3072 x 8192      21.4 against 22.6         26.9 against 27.7
+ *   77 x 4096 x 8192       23.9-24.6 against 26.4    level (whole)
+ *   32 x 3000 x 14336      27.1-27.7 against 28.8-29.2  level (whole)
+ *   128 x 4096 x 14336     38.5 against 39.1         level
+ *   200 x 5120 x 4096      24.2 against 26.6-26.8    28.5-28.6 against 26.8
+ *   200 x 5000 x 8192      34.4-34.5 against 45.1-45.4  42.8-42.9 against 45.3-45.5
+ *   160 x 5120 x 4096      22.2 against 23.8-24.0    27.0-27.2 against 28.7
+ *   130 x 4608 x 4096      20.4 against 21.7-22.0    25.1-25.2 against 24.5-24.6
+ * (the first five summed in clusters of two, the last four in tall
+ * slices); 17 x 3072 x 4096 and 64 x 3072 x 8192 2-3% faster (H200). */
 
 /* CLUSTER blocks along B's rows share A's tile; PAIR = 2: two tile
  * columns (A's rows in two tiles) side by side, each block bringing half
