@@ -121,9 +121,9 @@ int main(void)
                            "200x20480x520", "233x19001x700", "64x20000x1030", "128x4100x1024",
                            /* a tile's slices summed in their cluster (40x1000x700,
                             * 17x999x700 and 128x4100x1024 above: twos): fours, 30
-                            * tiles, the last 45 rows, 23 of A's; and two 128-row
-                            * tiles across A's rows in place of one across, in 3
-                            * slices of 16-17 k-tiles */
+                            * tiles, the last 45 rows, 23 of A's; and one 128-row
+                            * tile across all of A's rows in place of two across,
+                            * in 3 slices of 16-17 k-tiles */
                            "23x1901x1152", "131x4700x3136"};
     int ran = 0;
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
