@@ -786,7 +786,7 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
     int tail_splits = hgemm_swap_ab_tail_splits(m, n, k, sms, s.rows, s.width, s.splits, s.cluster, s.pair);
     if (tail_splits > 1) s.whole = (n + s.rows - 1) / s.rows / sms * sms, s.splits = tail_splits;
     int tall_slices = hgemm_swap_ab_tall_slices(m, n, k, sms, s.rows, s.width, s.splits, s.cluster, s.pair);
-    if (tall_slices > 1) s.width = hgemm_round_up(m < 144 ? 144 : m, 16), s.splits = tall_slices;
+    if (tall_slices > 1) s.width = hgemm_swap_ab_tall_width(256, s.rows, m), s.splits = tall_slices;
     s.sum_in_cluster =
         hgemm_swap_ab_sums_in_cluster(m, n, s.rows, s.width, s.splits, s.cluster, s.pair, s.whole, slots2, slots4);
     return s;
