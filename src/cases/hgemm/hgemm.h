@@ -706,10 +706,30 @@ static inline int hgemm_swap_ab_sums_in_cluster(int m, int n, int rows, int widt
  * kernel 20.4-20.9, the slices' sum the rest), 22.2 against 23.8-24.0 at
  * 160 x 5120 x 4096, 20.4 against 21.7-22.0 at 130 x 4608 x 4096, 34.4
  * against 45.1-45.4 at 200 x 5000 x 8192; level at 240 and 250 x 4608-5120
- * x 4096. On an H100 (one call) mixed: 27.0-27.2 against 28.7 at 160 x
- * 5120 x 4096 and 42.8 against 45.3-45.5 at 200 x 5000 x 8192, but 28.5
- * against 26.8 at 200 x 5120 x 4096 and 25.1 against 24.5 at 130 x 4608 x
- * 4096: what separates them there is not yet measured.
+ * x 4096 (against 20589db's rules). On the H100 they lose at 7 of these
+ * 8 shapes: one call a card, two rounds, us, against the tiles two across A's rows the rules
+ * give without them (128 rows, 96 wide at 130 and 160, 128 at 200 and
+ * 240; forced in a scratch build), 2026-11-27:
+ *                       H200                         H100
+ *   200 x 5120 x 4096   24.3-24.4 against 26.7       28.6-28.7 against 26.6-26.9
+ *   200 x 5120 x 6144   29.5-29.6 against 35.8-35.9  36.7 against 36.0-36.1
+ *   200 x 5120 x 8192   34.7-34.8 against 45.2-45.3  43.5-43.7 against 45.3-45.7
+ *   240 x 4608 x 4096   25.8-26.0 against 26.7-26.8  28.0-28.1 against 26.8-27.1
+ *   130 x 4608 x 4096   20.4-20.5 against 21.7-21.9  25.1-25.2 against 21.8-22.0
+ *   130 x 4608 x 8192   29.4-29.6 against 35.5-35.7  39.0-39.2 against 35.9-36.0
+ *   160 x 5120 x 4096   22.2-22.4 against 22.3-22.5  26.9-27.1 against 23.6
+ *   160 x 5120 x 8192   32.9-33.0 against 36.1-36.3  42.0-42.2 against 40.7
+ * (given up on the H100: 200 x 5120 x 8192, and 200 x 5000 x 8192, 42.8
+ * against 45.3-45.5 in the ninth session's call). The tiles two across (72-80 blocks) take the same time on both cards:
+ * their multiplies bind them. The slices' 108-120 blocks stream all of B at
+ * once and take 4-9 us longer on the H100, whose DRAM brings 12.8 bytes a
+ * clock an SM (3.35 TB/s, 132 SMs at 1.98 GHz) where the H200's brings
+ * 18.4 (4.8 TB/s). Nsight Compute (H100, 200 x 5120 x 4096, caches flushed
+ * before each kernel): the slices' product 24.0 us, 43.6 MB from DRAM (1.8
+ * TB/s), their sum 7.8-8.0 us more; the tiles two across 25.0 us, cuBLAS's
+ * nvjet 128x72 22.4. So the slices take the place of two tiles across only
+ * where DRAM brings HGEMM_TALL_SLICE_MIN_DRAM_BYTES a clock an SM or more
+ * (`dram_bytes_per_clock`, the device's, over its SMs).
  * The tiles are 128 rows only where 64-row ones would pass a wave (more
  * than a quarter of the SMs' count of tiles), so the slices are 3, summed
  * as split_k's partials (not in clusters of three: those did not fit a
@@ -719,10 +739,12 @@ static inline int hgemm_swap_ab_sums_in_cluster(int m, int n, int rows, int widt
  * at 150 x 5000 x 1024, 5 k-tiles a slice. Returns the slices, 1 where the
  * rule does not apply. */
 #define HGEMM_TALL_SLICE_MIN_K_TILES 16
+#define HGEMM_TALL_SLICE_MIN_DRAM_BYTES 16.0
 static inline int hgemm_swap_ab_tall_slices(int m, int n, int k, int sms, int rows, int width, int splits,
-                                            int cluster, int pair)
+                                            int cluster, int pair, double dram_bytes_per_clock)
 {
     if (m <= 128 || rows != 128 || splits != 1 || cluster != 1 || pair != 1 ||
+        dram_bytes_per_clock / sms < HGEMM_TALL_SLICE_MIN_DRAM_BYTES ||
         hgemm_swap_ab_tiles_across(m, width) != 2)
         return 1;
     long long tiles = (n + rows - 1) / rows;
@@ -785,7 +807,8 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
     s.width = hgemm_swap_ab_tall_width(s.width, s.rows, hgemm_swap_ab_tile_cols(m, s.width));
     int tail_splits = hgemm_swap_ab_tail_splits(m, n, k, sms, s.rows, s.width, s.splits, s.cluster, s.pair);
     if (tail_splits > 1) s.whole = (n + s.rows - 1) / s.rows / sms * sms, s.splits = tail_splits;
-    int tall_slices = hgemm_swap_ab_tall_slices(m, n, k, sms, s.rows, s.width, s.splits, s.cluster, s.pair);
+    int tall_slices =
+        hgemm_swap_ab_tall_slices(m, n, k, sms, s.rows, s.width, s.splits, s.cluster, s.pair, dram_bytes_per_clock);
     if (tall_slices > 1) s.width = hgemm_swap_ab_tall_width(256, s.rows, m), s.splits = tall_slices;
     s.sum_in_cluster =
         hgemm_swap_ab_sums_in_cluster(m, n, s.rows, s.width, s.splits, s.cluster, s.pair, s.whole, slots2, slots4);

@@ -407,7 +407,7 @@ static void test_swap_ab_across(void)
     SHAPE_H100(100, 4096, 4096, 64, 104, 1, 1, 1);  /* 64-row tiles alone, 100 rows: 104 wide */
     SHAPE_H100(200, 8192, 8192, 128, 104, 1, 1, 2); /* two tiles of 100: a pair 104 wide */
     SHAPE_H100(220, 11008, 4096, 192, 112, 1, 1, 2); /* 116 blocks, tiles of 110 */
-    SHAPE_H100(130, 4608, 4096, 128, 144, 3, 1, 1); /* 72 blocks two across: one across, 3 slices */
+    SHAPE_H100(130, 4608, 4096, 128, 96, 1, 1, 1); /* not one across in slices: the H100's DRAM */
     SHAPE_H100(160, 9216, 4000, 192, 96, 1, 4, 1);  /* off the grid: fours, no pair */
     SHAPE_H100(178, 8453, 66, 192, 96, 1, 4, 2);    /* 192-row eights, 89 rows a tile */
     SHAPE_H100(200, 8482, 106, 192, 128, 1, 4, 1);  /* two tiles of 100: 128 wide */
@@ -433,14 +433,22 @@ static void test_swap_ab_across(void)
                                                             hgemm_stream_bytes(4800.0), 132, 120, 120, 4800.0 / 1.98);
         EXPECT(plain.whole == 0);
     }
-    /* two 128-row tiles across A's rows leaving a third of the SMs idle: one across, K in slices (132 SMs) */
-    EXPECT(hgemm_swap_ab_tall_slices(200, 5120, 4096, 132, 128, 128, 1, 1, 1) == 3); /* 40 tiles, 80 blocks: 120 */
-    EXPECT(hgemm_swap_ab_tall_slices(131, 4700, 3136, 132, 128, 96, 1, 1, 1) == 3);  /* the GPU test's: 16 a slice */
-    EXPECT(hgemm_swap_ab_tall_slices(131, 4700, 3008, 132, 128, 96, 1, 1, 1) == 1);  /* 47 k-tiles: 15 a slice */
-    EXPECT(hgemm_swap_ab_tall_slices(150, 5000, 1024, 132, 128, 96, 1, 1, 1) == 1);  /* 5 a slice */
-    EXPECT(hgemm_swap_ab_tall_slices(200, 8192, 4096, 132, 128, 128, 1, 1, 1) == 1); /* 128 blocks already */
-    EXPECT(hgemm_swap_ab_tall_slices(100, 5120, 4096, 132, 128, 128, 1, 1, 1) == 1); /* one tile across */
-    EXPECT(hgemm_swap_ab_tall_slices(200, 5120, 4096, 132, 128, 128, 1, 4, 1) == 1); /* in fours */
+    /* two 128-row tiles across A's rows leaving a third of the SMs idle: one across, K in slices (132 SMs),
+     * where DRAM brings 16 bytes a clock an SM or more (an H200's 18.4, not an H100's 12.8) */
+#define H200_BYTES (4800.0 / 1.98)
+#define H100_BYTES (3352.32 / 1.98)
+    EXPECT(hgemm_swap_ab_tall_slices(200, 5120, 4096, 132, 128, 128, 1, 1, 1, H200_BYTES) == 3); /* 40 tiles, 80 blocks: 120 */
+    EXPECT(hgemm_swap_ab_tall_slices(131, 4700, 3136, 132, 128, 96, 1, 1, 1, H200_BYTES) == 3);  /* the GPU test's: 16 a slice */
+    EXPECT(hgemm_swap_ab_tall_slices(131, 4700, 3008, 132, 128, 96, 1, 1, 1, H200_BYTES) == 1);  /* 47 k-tiles: 15 a slice */
+    EXPECT(hgemm_swap_ab_tall_slices(150, 5000, 1024, 132, 128, 96, 1, 1, 1, H200_BYTES) == 1);  /* 5 a slice */
+    EXPECT(hgemm_swap_ab_tall_slices(200, 8192, 4096, 132, 128, 128, 1, 1, 1, H200_BYTES) == 1); /* 128 blocks already */
+    EXPECT(hgemm_swap_ab_tall_slices(100, 5120, 4096, 132, 128, 128, 1, 1, 1, H200_BYTES) == 1); /* one tile across */
+    EXPECT(hgemm_swap_ab_tall_slices(200, 5120, 4096, 132, 128, 128, 1, 4, 1, H200_BYTES) == 1); /* in fours */
+    EXPECT(hgemm_swap_ab_tall_slices(200, 5120, 4096, 132, 128, 128, 1, 1, 1, H100_BYTES) == 1); /* the H100's DRAM */
+    EXPECT(hgemm_swap_ab_tall_slices(200, 5120, 4096, 132, 128, 128, 1, 1, 1, 16.0 * 132) == 3);  /* the least it takes */
+    EXPECT(hgemm_swap_ab_tall_slices(200, 5120, 4096, 132, 128, 128, 1, 1, 1, 15.9 * 132) == 1);
+#undef H200_BYTES
+#undef H100_BYTES
     SHAPE(4800.0, 200, 5120, 4096, 128, 208, 3, 1, 1);
     SHAPE(4800.0, 131, 4700, 3136, 128, 144, 3, 1, 1);
     /* a tile's slices summed in their cluster: 2 or 4 slices, tiles alone, all clusters resident at once */
