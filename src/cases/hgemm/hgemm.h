@@ -707,9 +707,9 @@ static inline int hgemm_swap_ab_sums_in_cluster(int m, int n, int rows, int widt
  * 160 x 5120 x 4096, 20.4 against 21.7-22.0 at 130 x 4608 x 4096, 34.4
  * against 45.1-45.4 at 200 x 5000 x 8192; level at 240 and 250 x 4608-5120
  * x 4096 (against 20589db's rules). On the H100 they lose at 7 of these
- * 8 shapes: one call a card, two rounds, us, against the tiles two across A's rows the rules
- * give without them (128 rows, 96 wide at 130 and 160, 128 at 200 and
- * 240; forced in a scratch build), 2026-11-27:
+ * 8 shapes: one call a card, two rounds, us, against the tiles two across
+ * A's rows that the rules give without them (128 rows, 96 wide at 130 and
+ * 160, 128 at 200 and 240; forced in a scratch build), 2026-11-27:
  *                       H200                         H100
  *   200 x 5120 x 4096   24.3-24.4 against 26.7       28.6-28.7 against 26.6-26.9
  *   200 x 5120 x 6144   29.5-29.6 against 35.8-35.9  36.7 against 36.0-36.1
@@ -720,8 +720,9 @@ static inline int hgemm_swap_ab_sums_in_cluster(int m, int n, int rows, int widt
  *   160 x 5120 x 4096   22.2-22.4 against 22.3-22.5  26.9-27.1 against 23.6
  *   160 x 5120 x 8192   32.9-33.0 against 36.1-36.3  42.0-42.2 against 40.7
  * (given up on the H100: 200 x 5120 x 8192, and 200 x 5000 x 8192, 42.8
- * against 45.3-45.5 in the ninth session's call). The tiles two across (72-80 blocks) take the same time on both cards:
- * their multiplies bind them. The slices' 108-120 blocks stream all of B at
+ * against 45.3-45.5 in the ninth session's call). The tiles two across
+ * (72-80 blocks) take the same time on both cards: their multiplies bind
+ * them. The slices' 108-120 blocks stream all of B at
  * once and take 4-9 us longer on the H100, whose DRAM brings 12.8 bytes a
  * clock an SM (3.35 TB/s, 132 SMs at 1.98 GHz) where the H200's brings
  * 18.4 (4.8 TB/s). Nsight Compute (H100, 200 x 5120 x 4096, caches flushed

@@ -110,7 +110,19 @@ static void launch_split_k_reduce(cudaLaunchConfig_t config, const hgemm_problem
  *   the same without the cooperative attribute.
  * The fences, the wait for a tile's last block and a sum by 256 threads a
  * block cost more than a second kernel that spreads the sum over 512-6400
- * blocks and starts as the product ends. */
+ * blocks and starts as the product ends.
+ * Nor, later, with no block waiting (swap_ab's 2 to 4 slices, 2026-11-27):
+ * each consumer warp wrote its slice to a place of its own in coalesced
+ * 16-byte quads, fenced and counted itself on a counter of its own; the
+ * warp that came last read every slice back in slice order, eight quads of
+ * each in flight at once, and stored C. H200, one call, two rounds, us,
+ * against this sum in the same binary: 27.6-27.7 against 24.1 at 200 x
+ * 5120 x 4096 (3 slices), 22.4-22.6 against 20.3 at 130 x 4608 x 4096,
+ * 37.7-37.8 against 34.5 at 200 x 5000 x 8192, 63.7 against 59.8 at 200 x
+ * 20480 x 4096 (the last wave's tiles in 4), 32.8-32.9 against 29.6 at 233
+ * x 19001 x 700, 17.4-17.5 against 16.5 at 64 x 2048 x 8192, 12.7-12.8
+ * against 11.4 at 200 x 1000 x 2048: the fence, the count's round trip
+ * and the last warp's loads come one after another at a tile's end. */
 static void split_k_reduce(const hgemm_problem *p, int splits, int col0, cudaStream_t stream)
 {
     size_t size = (size_t)p->m * p->n, columns = col0 ? (size_t)(p->n - col0) : size;
