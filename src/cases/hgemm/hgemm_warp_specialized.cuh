@@ -285,13 +285,16 @@ struct ws_shape {
 /* Work item `item` of `units` units, the first `whole` of them whole in
  * K, the others (all where whole is 0) in `slices` slices of K each, slice
  * s of every one of them before slice s + 1: its unit, its slice and the
- * slices its unit is cut into (1: it writes C itself). */
+ * slices its unit is cut into (1: it writes C itself). SUM_IN_CLUSTER: a
+ * unit's slices side by side instead, one a block of its cluster. */
 struct ws_item {
     int unit, split, slices;
 };
 
+template <bool SUM_IN_CLUSTER>
 __device__ __forceinline__ ws_item ws_item_of(int item, int units, int whole, int slices)
 {
+    if (SUM_IN_CLUSTER) return {item / slices, item % slices, slices};
     if (item < whole) return {item, 0, 1};
     int rest = item - whole, tail = units - whole;
     return {whole + rest % tail, rest / tail, slices};
@@ -372,8 +375,7 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
         uint16_t same_row_mask = (uint16_t)(((1 << BLOCKS) - 1) / ((1 << CLUSTER) - 1) << rank_m);
         if (threadIdx.x == 0) {
             for (int item = first; item < items; item += step) {
-                ws_item work = SUM_IN_CLUSTER ? ws_item{item / splits, item % splits, splits}
-                                              : ws_item_of(item, units, whole, splits);
+                ws_item work = ws_item_of<SUM_IN_CLUSTER>(item, units, whole, splits);
                 int unit_m, unit_n;
                 sgemm_swizzled_tile(work.unit, units_m, units_n, group_m, &unit_m, &unit_n);
                 /* A block past the last tile row (or column) still brings
@@ -431,8 +433,7 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
                 }
         };
         for (int item = first; item < items; item += step) {
-            ws_item work = SUM_IN_CLUSTER ? ws_item{item / splits, item % splits, splits}
-                                          : ws_item_of(item, units, whole, splits);
+            ws_item work = ws_item_of<SUM_IN_CLUSTER>(item, units, whole, splits);
             int unit_m, unit_n;
             sgemm_swizzled_tile(work.unit, units_m, units_n, group_m, &unit_m, &unit_n);
             int tile_m = CLUSTER * unit_m + rank_m, tile_n = PAIR * unit_n + rank_n;
