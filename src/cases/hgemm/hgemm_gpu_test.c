@@ -126,7 +126,11 @@ int main(void)
                             * tile across all of A's rows in place of two across,
                             * in 3 slices of 16-17 k-tiles (where DRAM is fast
                             * enough for it: the H200's, not the H100's) */
-                           "23x1901x1152", "131x4700x3136"};
+                           "23x1901x1152", "131x4700x3136",
+                           /* split_k's and swap_ab's 132 slices of one tile: each
+                            * thread of the sum by eight groups loads its 16-17
+                            * slices in three batches */
+                           "64x64x40000"};
     int ran = 0;
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
         void *state = create_case_or_die(&hgemm_case, sizes[i]);

@@ -261,6 +261,26 @@ __device__ __forceinline__ int k_slice_begin(int slice, int k_tiles, int slices)
  * 6144^3. */
 constexpr int WS_PRODUCER_REGISTERS = 40, WS_GROUP_M = 16;
 
+/* The units a group spans in tile rows: WS_GROUP_M / CLUSTER, but one for
+ * swap_ab's blocks alone (C^T, BLOCKS = 1), which walk C^T's tile rows in
+ * turn, so that the tiles across A's rows that read the same tile of B
+ * (two, at M 129-256) are next to one another in the launch. They then
+ * ask for each k-tile of B at the same time, presumably from the two SMs
+ * of one TPC, and the L2 serves both with one read: Nsight Compute at 256
+ * x 4096 x 8192 (64-row tiles 128 wide, two across A, 128 blocks; H200,
+ * clocks free) counts 5.61M L2 read sectors against 7.19M in groups of
+ * 16, 2.24 sectors delivered to the SMs for each read against 1.75, the
+ * tensor pipe busy 72% of the active cycles against 61%: 30.8 against
+ * 35.0 us. Clusters keep the groups: four blocks along B's rows that
+ * share A's tile by multicast, with the tiles across A in this order,
+ * lost (H200: 26.1 against 25.7 us at 200 x 5120 x 4096, 128 x 72 tiles
+ * three across A). */
+template <bool TRANSPOSED_C, int BLOCKS>
+__host__ __device__ constexpr int ws_group_units(int cluster)
+{
+    return TRANSPOSED_C && BLOCKS == 1 ? 1 : WS_GROUP_M / cluster;
+}
+
 /* A block tile of 64 x CONSUMERS rows by BN, a consumer warpgroup each 64
  * rows, beside the producer's warpgroup; each consumer takes the registers
  * the producer gives back (232 of two, 152 of three: 64K a block). Beside
@@ -351,7 +371,7 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
     int rank = BLOCKS > 1 ? (int)cluster_rank() : 0;
     int first = PERSISTENT ? blockIdx.x / BLOCKS : blockIdx.y * tiles_n + blockIdx.x;
     int step = PERSISTENT ? gridDim.x / BLOCKS : units;
-    int group_m = PERSISTENT ? WS_GROUP_M / CLUSTER : 1;
+    int group_m = PERSISTENT ? ws_group_units<TRANSPOSED_C, BLOCKS>(CLUSTER) : 1;
     /* the consumer warpgroups of every block read each stage */
     ring_barriers_init<BLOCKS>(full, empty, STAGES, CONSUMERS);
     /* The split-K sum, where it follows, may be launched now: it waits for
