@@ -15,20 +15,36 @@
  * each, 1 where a row's or a partial's start would not be 16-byte
  * aligned) and GROUPS threads a chunk: group q adds slices q, q + GROUPS,
  * ... in turn, then group 0 adds the groups' sums in group order. Each
- * thread has only splits / GROUPS loads to make, all in flight at once:
- * one round trip to L2, where a thread a chunk made 66 (at 256 x 256 x
- * 65536) in batches of 8. One group (a thread makes its few loads alone,
- * in a grid an eighth as large) where there are REDUCE_ALONE slices or
- * fewer and eight groups' blocks would run in more than two waves of
- * resident blocks (2048 threads an SM), each a round trip to L2. H200, two
- * rounds each, alone against eight groups at every shape: 58.8 against
- * 61.0 us at 200 x 20480 x 4096 (swap_ab's last wave, 4 slices: 700
- * blocks, not 5600), 29.8 against 37.2 at 233 x 19001 x 700 (15378 blocks
- * of single floats, not 1922), in two calls beside the same base build
- * (79-81 and 29.1-29.4 us in both); whole C in 2 and 4 slices, one call,
- * 39.0 against 40.2 at 128 x 4096 x 14336 (4096 blocks grouped), but 18.1
- * against 16.9 at 64 x 2048 x 8192 (1024) and 19.6 against 19.0 at 64 x
- * 4096 x 4096 (split_k, 2048). */
+ * thread has only splits / GROUPS loads to make, where a thread a chunk
+ * made 66 (at 256 x 256 x 65536). One group (a thread makes its few loads
+ * alone, in a grid an eighth as large) where there are REDUCE_ALONE slices
+ * or fewer and eight groups' blocks would run in more than two waves of
+ * resident blocks (2048 threads an SM). H200, two rounds each, alone
+ * against eight groups at every shape: 58.8 against 61.0 us at 200 x
+ * 20480 x 4096 (swap_ab's last wave, 4 slices: 700 blocks, not 5600),
+ * 29.8 against 37.2 at 233 x 19001 x 700 (15378 blocks of single floats,
+ * not 1922), in two calls beside the same base build (79-81 and 29.1-29.4
+ * us in both); whole C in 2 and 4 slices, one call, 39.0 against 40.2 at
+ * 128 x 4096 x 14336 (4096 blocks grouped), but 18.1 against 16.9 at 64 x
+ * 2048 x 8192 (1024) and 19.6 against 19.0 at 64 x 4096 x 4096 (split_k,
+ * 2048).
+ * The loop is unrolled by 16, so a thread's first splits % 16 loads go one
+ * after another (the rest loop waits for each), and C's float4 went out as
+ * four 4-byte stores. Neither is what the sum's time is made of (2026-11-27,
+ * H200; Nsight Compute with the caches kept, at 200 x 5120 x 4096, 3
+ * slices: 5.15 us, 1000 blocks in one wave, 12.3 MB of partials read from
+ * L2). Tried, in one call, two rounds against this kernel:
+ *   a thread's loads in batches of 8, all out before the first add, and one
+ *   16-byte store: 70 registers, 3 blocks an SM, where 8 fit: 5.18 us in
+ *   place; 66.7 against 62.2 us at 256 x 18000 x 4096, 18.1 against 16.6 at
+ *   64 x 2048 x 8192, 22.2 against 18.9 at 64 x 4096 x 4096 (split_k)
+ *   batches of 4 within 32 registers (8 blocks an SM): 4.90-5.31 us in
+ *   place; 24.0-24.2 against 24.3-24.4 at 200 x 5120 x 4096, 59.6 against
+ *   60.0-60.1 at 200 x 20480 x 4096, but 19.4-19.5 against 19.0-19.2 at 64
+ *   x 4096 x 4096 and 49.0-49.2 against 48.7 at 64 x 20480 x 4096
+ *   the 16-byte store alone: level everywhere (5.28-5.47 us in place).
+ * What the 5 us hold is the grid's own start and end after the product,
+ * which only the in-kernel sums below would remove, and they lost. */
 constexpr int REDUCE_THREADS = 256, REDUCE_ALONE = 8, REDUCE_GROUPS = 8, SM90_THREADS_PER_SM = 2048;
 
 template <int VECTOR, int GROUPS>
@@ -523,7 +539,19 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  *   160 x 5120 x 4096      22.2 against 23.8-24.0    27.0-27.2 against 28.7
  *   130 x 4608 x 4096      20.4 against 21.7-22.0    25.1-25.2 against 24.5-24.6
  * (the first five summed in clusters of two, the last four in tall
- * slices); 17 x 3072 x 4096 and 64 x 3072 x 8192 2-3% faster (H200). */
+ * slices); 17 x 3072 x 4096 and 64 x 3072 x 8192 2-3% faster (H200).
+ * Then the blocks alone walk C^T's tile rows in turn, the tiles across A's
+ * rows of one tile of B next to one another, where groups of 16 tile rows
+ * put them 16 blocks apart (ws_group_units, with its counters). One call a
+ * card, two rounds, ratio to cuBLAS against groups of 16:
+ *                          H200                  H100
+ *   129 x 4096 x 4096      1.04 against 0.86     1.10 against 0.96
+ *   144 x 3072 x 4096      1.00 against 0.81     1.01 against 0.87
+ *   160 x 3072 x 8192      1.04 against 0.81     1.11 against 0.86
+ *   176 x 4096 x 4096      1.29-1.31 against 1.06  1.01-1.02 against 0.89
+ *   200 x 4096 x 4096      1.19 against 1.00     1.12 against 0.97
+ *   256 x 4096 x 8192      1.21 against 0.96     1.10 against 0.90
+ * (64-row tiles two across A, 96-128 blocks). */
 
 /* CLUSTER blocks along B's rows share A's tile; PAIR = 2: two tile
  * columns (A's rows in two tiles) side by side, each block bringing half

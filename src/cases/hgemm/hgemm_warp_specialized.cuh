@@ -271,10 +271,17 @@ constexpr int WS_PRODUCER_REGISTERS = 40, WS_GROUP_M = 16;
  * clocks free) counts 5.61M L2 read sectors against 7.19M in groups of
  * 16, 2.24 sectors delivered to the SMs for each read against 1.75, the
  * tensor pipe busy 72% of the active cycles against 61%: 30.8 against
- * 35.0 us. Clusters keep the groups: four blocks along B's rows that
- * share A's tile by multicast, with the tiles across A in this order,
- * lost (H200: 26.1 against 25.7 us at 200 x 5120 x 4096, 128 x 72 tiles
- * three across A). */
+ * 35.0 us. One call a card, two rounds, us, against groups of 16 (H200 /
+ * H100): 15.4-15.5 against 18.5-18.6 / 18.5-18.6 against 21.2-21.3 at 129
+ * x 4096 x 4096; 22.6-22.7 against 28.7-28.8 / 24.7 against 31.7 at 160 x
+ * 3072 x 8192; 16.5-16.6 against 19.6 / 19.1 against 22.0 at 200 x 4096 x
+ * 4096; 27.6-27.7 against 34.9 / 31.6 against 38.6-38.7 at 256 x 4096 x
+ * 8192; level where the tiles are cut into slices of K (256 x 256 x
+ * 65536, 256 x 2048 x 8192) and where 80 blocks leave SMs idle (200 x
+ * 5120 x 4096 on the H100). Clusters keep the groups: four blocks along
+ * B's rows that share A's tile by multicast, with the tiles across A in
+ * this order, lost (H200: 26.1 against 25.7 us at 200 x 5120 x 4096, 128
+ * x 72 tiles three across A). */
 template <bool TRANSPOSED_C, int BLOCKS>
 __host__ __device__ constexpr int ws_group_units(int cluster)
 {
