@@ -368,7 +368,10 @@ static inline hgemm_multicast_shape hgemm_multicast_shape_for(int m, int n, int 
  * 3000: 818 and 695, DRAM 832 (ones). Only where rows are off the 128-byte
  * grid, where the rate was measured: whole-line requests go faster (128 x
  * 4096 x 14336, H100: 0.66 a clock a block, from its time), and there
- * clusters of two lost (0.79 of cuBLAS against 0.98). */
+ * clusters of two lost (0.79 of cuBLAS against 0.98). The ones measured
+ * here walked groups of 16 tile rows; in ws_group_units' order, the tiles
+ * across A's rows next to one another, ones took 16.4-16.5 us against the
+ * fours' 17.9 at 200 x 3000 x 4000 (H200): to measure again. */
 static inline int hgemm_swap_ab_cluster(int m, int n, int k, int ld, int sms, double stream_bytes, int slots4,
                                         double dram_bytes_per_clock)
 {
@@ -581,6 +584,11 @@ static inline int hgemm_swap_ab_halves(int m, int n, int ld, int rows, int width
  * against 67.7-69.0 at 250 x 8192 x 8192, level at 241 x 6144 x 4096. 96
  * wide where 80 hold A's rows: 1-4% slower (H200). 192-row tiles 128 wide
  * as a pair: 39.4 against 38.8 us at 256 x 11008 x 4096 (H200): not taken.
+ * The ones above walked groups of 16 tile rows; in ws_group_units' order,
+ * the two tiles across A's rows next to one another, ones beat the pair at
+ * 192 x 6144 x 4096 (22.3-22.4 against 23.4-23.5 us) and 256 x 8192 x 8192
+ * (48.6-48.8 against 49.9; H200): to measure again, at the widths from 80
+ * that only the pair has kernels for.
  * Returns the pair's width, or 0 where not taken. */
 static inline int hgemm_swap_ab_pair_alone(int m, int n, int ld, int sms, int rows, int width, int splits,
                                            int cluster, int pair, int slots2)

@@ -33,7 +33,7 @@
  * four 4-byte stores. Neither is what the sum's time is made of (2026-11-27,
  * H200; Nsight Compute with the caches kept, at 200 x 5120 x 4096, 3
  * slices: 5.15 us, 1000 blocks in one wave, 12.3 MB of partials read from
- * L2). Tried, in one call, two rounds against this kernel:
+ * L2). Tried, two calls, two rounds, each against this kernel in its call:
  *   a thread's loads in batches of 8, all out before the first add, and one
  *   16-byte store: 70 registers, 3 blocks an SM, where 8 fit: 5.18 us in
  *   place; 66.7 against 62.2 us at 256 x 18000 x 4096, 18.1 against 16.6 at

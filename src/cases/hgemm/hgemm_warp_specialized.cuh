@@ -280,8 +280,9 @@ constexpr int WS_PRODUCER_REGISTERS = 40, WS_GROUP_M = 16;
  * 65536, 256 x 2048 x 8192) and where 80 blocks leave SMs idle (200 x
  * 5120 x 4096 on the H100). Clusters keep the groups: four blocks along
  * B's rows that share A's tile by multicast, with the tiles across A in
- * this order, lost (H200: 26.1 against 25.7 us at 200 x 5120 x 4096, 128
- * x 72 tiles three across A). */
+ * this order, lost 1.5% with 128 x 72 tiles three across A (26.1 against
+ * 25.7 us at 200 x 5120 x 4096), gained 0.5% at 200 x 3000 x 4000 (18.0
+ * against 18.1-18.2) and were level in eights (H200). */
 template <bool TRANSPOSED_C, int BLOCKS>
 __host__ __device__ constexpr int ws_group_units(int cluster)
 {
