@@ -283,10 +283,9 @@ constexpr int WS_PRODUCER_REGISTERS = 40, WS_GROUP_M = 16;
  * this order, lost 1.5% with 128 x 72 tiles three across A (26.1 against
  * 25.7 us at 200 x 5120 x 4096), gained 0.5% at 200 x 3000 x 4000 (18.0
  * against 18.1-18.2) and were level in eights and in a pair alone (H200). */
-template <bool TRANSPOSED_C, int BLOCKS>
-__host__ __device__ constexpr int ws_group_units(int cluster)
+__host__ __device__ constexpr int ws_group_units(bool transposed_c, int cluster, int blocks)
 {
-    return TRANSPOSED_C && BLOCKS == 1 ? 1 : WS_GROUP_M / cluster;
+    return transposed_c && blocks == 1 ? 1 : WS_GROUP_M / cluster;
 }
 
 /* A block tile of 64 x CONSUMERS rows by BN, a consumer warpgroup each 64
@@ -379,7 +378,7 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
     int rank = BLOCKS > 1 ? (int)cluster_rank() : 0;
     int first = PERSISTENT ? blockIdx.x / BLOCKS : blockIdx.y * tiles_n + blockIdx.x;
     int step = PERSISTENT ? gridDim.x / BLOCKS : units;
-    int group_m = PERSISTENT ? ws_group_units<TRANSPOSED_C, BLOCKS>(CLUSTER) : 1;
+    int group_m = PERSISTENT ? ws_group_units(TRANSPOSED_C, CLUSTER, BLOCKS) : 1;
     /* the consumer warpgroups of every block read each stage */
     ring_barriers_init<BLOCKS>(full, empty, STAGES, CONSUMERS);
     /* The split-K sum, where it follows, may be launched now: it waits for
