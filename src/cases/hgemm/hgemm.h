@@ -369,9 +369,9 @@ static inline hgemm_multicast_shape hgemm_multicast_shape_for(int m, int n, int 
  * grid, where the rate was measured: whole-line requests go faster (128 x
  * 4096 x 14336, H100: 0.66 a clock a block, from its time), and there
  * clusters of two lost (0.79 of cuBLAS against 0.98). The ones measured
- * here walked groups of 16 tile rows; in ws_group_units' order, the tiles
- * across A's rows next to one another, ones took 16.4-16.5 us against the
- * fours' 17.9 at 200 x 3000 x 4000 (H200): to measure again. */
+ * here walked groups of 16 tile rows. Where A's rows take two tiles, the
+ * ones in ws_group_units' order beat these fours, and there the fours
+ * remain only as half of the eights (hgemm_swap_ab_two_across_alone). */
 static inline int hgemm_swap_ab_cluster(int m, int n, int k, int ld, int sms, double stream_bytes, int slots4,
                                         double dram_bytes_per_clock)
 {
@@ -492,8 +492,12 @@ static inline int hgemm_swap_ab_multiply_width(int width, int rows, int cols, in
  * blocks wait for one another at every stage. H100, against the fours:
  * 16.5 against 21.9 us at 150 x 3000 x 3000 (estimate 0.64), 25.3 against
  * 27.3 at 250 x 5000 x 3000 (0.63), but 20.1 against 19.7 at 250 x 5000 x
- * 2000 (0.80: 1.75 requests a row, and the multiply the longer). 1 where
- * taken, else 0. */
+ * 2000 (0.80: 1.75 requests a row, and the multiply the longer). The
+ * multiply counts at the width the tile runs (hgemm_swap_ab_multiply_width:
+ * 192-row tiles 96 wide where A's rows in two tiles need no more), as
+ * cuBLAS's nvjet 192x80 4x2 does at 150 x 11008 x 3000; H200, forced,
+ * against 192 x 96 tiles alone: 26.9-27.0 against 36.7-37.5 us there
+ * (counted 128 wide, the estimate had been 0.71). 1 where taken, else 0. */
 static inline int hgemm_swap_ab_pairs(int m, int n, int ld, int rows, int width, int splits, int cluster, int slots8,
                                       double dram_bytes_per_clock)
 {
@@ -501,9 +505,37 @@ static inline int hgemm_swap_ab_pairs(int m, int n, int ld, int rows, int width,
     int cols = hgemm_swap_ab_tile_cols(m, width);
     long long blocks = ((long long)(n + rows - 1) / rows + 3) / 4 * 4 * 2 * splits;
     if (blocks > slots8) return 0;
-    double rest = fmax(hgemm_multiply_clocks(rows, width), hgemm_dram_clocks(n, dram_bytes_per_clock));
+    double multiply = hgemm_multiply_clocks(rows, hgemm_swap_ab_multiply_width(width, rows, cols, cluster));
+    double rest = fmax(multiply, hgemm_dram_clocks(n, dram_bytes_per_clock));
     int share = hgemm_cluster_share(cols, 4);
     return fmax(hgemm_copy_clocks(rows / 2 + share, ld), rest) < 0.7 * fmax(hgemm_copy_clocks(rows + share, ld), rest);
+}
+
+/* swap_ab's two tiles across A's rows go alone where the rules above put
+ * them in fours and not in eights: in ws_group_units' order the two
+ * blocks that read one tile of B run side by side, and their reads meet
+ * in L2 (Nsight Compute, H200, 256 x 4096 x 8192: 2.24 SMs served by each
+ * L2 read against 1.75), which saves more than the fours' shared tile of
+ * A. Forced in a scratch build, one call a card, two rounds, us, against
+ * the fours (2026-11-27):
+ *                        H200                        H100
+ *   200 x 3000 x 4000    16.7-16.8 against 17.7      18.9-19.0 against 20.7
+ *   250 x 3000 x 4000    18.5-18.6 against 18.6-18.7 19.9-20.4 against 21.3-21.4
+ *   200 x 5000 x 4000    24.6 against 27.4-27.5      26.5-26.8 against 28.8-29.0
+ *   256 x 6144 x 4000    27.4-27.5 against 28.7-28.8 27.6 against 35.8
+ *   160 x 9216 x 4000    30.2-30.3 against 35.9-36.0 35.0 against 48.0
+ *   240 x 7000 x 4000    27.6-27.7 against 29.6-29.7 29.6-30.0 against 38.5-38.6
+ *   150 x 11008 x 3000   36.8-38.1 against 36.8-36.9 41.5-41.9 against 44.6-45.2
+ *   200 x 11008 x 4000   37.6-37.7 against 41.5-42.1 (alone already)
+ *   160 x 6000 x 4000                                25.4-25.5 against 33.7
+ *   130 x 3000 x 4000                                17.4 against 20.9-21.0
+ *   177 x 3000 x 4000    (in eights)                 18.6-18.7 against 21.1
+ * (200 x 5000 x 4000 on the H200: one tile across A in 3 slices, which
+ * hgemm_swap_ab_tall_slices takes for the tiles alone). Returns the
+ * blocks a cluster along B's rows. */
+static inline int hgemm_swap_ab_two_across_alone(int m, int width, int cluster, int pair)
+{
+    return cluster == 4 && pair == 1 && hgemm_swap_ab_tiles_across(m, width) == 2 ? 1 : cluster;
 }
 
 /* swap_ab's 192-row tiles in clusters of eight, where rows are off the
@@ -547,60 +579,6 @@ static inline int hgemm_swap_ab_halves(int m, int n, int ld, int rows, int width
     long long tiles = (n + 63) / 64;
     if ((tiles + 3) / 4 * 4 * 2 <= slots8) return 4;
     return tiles * 2 <= slots2 ? 1 : 0;
-}
-
-/* swap_ab's 128- and 192-row tiles alone, where rows are on the 128-byte
- * grid and A's rows take two tiles (M 129 to 256; 192-row tiles to 224):
- * the two tiles across A's rows side by side as a pair (cluster 1, pair
- * 2), each block bringing half of its B tile to the block beside it, as
- * wide as A's rows in a tile need in wgmma's steps of 8, from 80: cuBLAS's
- * 128x80 1x2, 192x80 1x2, 128x104 1x2, 128x120 1x2 and 128x128 2x1. Alone,
- * each SM brings all its tiles' box rows (208 a k-tile at 160 x 8192 x
- * 8192), about 1.1 sectors a clock an SM on 128 SMs (Nsight Compute, H200:
- * 748 clocks a k-tile, its multiply 384; cuBLAS 144 rows, 537 clocks).
- * Taken where the pairs fit at once (`slots2`) and fill two thirds of the
- * SMs or more: with fewer, each SM's copies go faster and the pair lost
- * (130 x 4608 x 4096, 72 blocks: 23.5 against 22.2 us on an H100, level on
- * an H200; 28.4 against 27.2 at 240 x 5120 x 4096, 80 blocks, and 46.1
- * against 39.2 at 256 x 4096 x 8192, 64, both 128 wide, H100). Against the
- * ones, one call a card, two rounds, ratio to cuBLAS:
- *                        H200                         H100
- *   160 x 8192 x 8192    0.95-0.96 against 0.70-0.74  0.97 against 0.88-0.92
- *   150 x 10240 x 8192   0.93-0.94 against 0.70-0.71  0.96-0.99 against 0.86-0.87
- *   144 x 12288 x 4096   0.93 against 0.74-0.79       0.95-0.96 against 0.91-0.92
- *   160 x 9216 x 4096    1.01 against 0.83-0.99       0.95 against 0.79-0.89
- *   129 x 8192 x 4096    1.01-1.02 against 0.81-0.90  0.94 against 0.89
- *   176 x 8192 x 4096    1.06 against 0.86-0.89       0.93-0.94 against 0.89-0.91
- *   184 x 7168 x 4096    1.10-1.11 against 0.90-0.91  0.92-0.93 against 0.86
- *   192 x 6144 x 4096    0.90 against 0.77-0.81       0.92 against 0.78-0.83
- *   160 x 6000 x 4096    0.90 against 0.70-0.79       0.92 against 0.78
- * and, forced in a scratch build (H100): 104 wide 55.3 against 61.4 us at
- * 200 x 8192 x 8192, 73.5 against 78.4-86.5 at 200 x 11008 x 8192, 27.6
- * against 31.1-35.1 at 208 x 6144 x 4096; 112 wide 32.3 against 35.2 at
- * 224 x 8192 x 4096, 42.6 against 44.6-50.9 at 220 x 11008 x 4096; 120
- * wide 32.6 against 36.0-37.5 at 225 x 8192 x 4096, 56.2 against 66.7-67.9
- * at 232 x 8192 x 8192 (H200: 28.1 against 30.2-32.4 at 232 x 8192 x
- * 4096); 128 wide 56.6 against 65.0-67.9 at 256 x 8192 x 8192, 56.2
- * against 67.7-69.0 at 250 x 8192 x 8192, level at 241 x 6144 x 4096. 96
- * wide where 80 hold A's rows: 1-4% slower (H200). 192-row tiles 128 wide
- * as a pair: 39.4 against 38.8 us at 256 x 11008 x 4096 (H200): not taken.
- * The ones above walked groups of 16 tile rows; in ws_group_units' order,
- * the two tiles across A's rows next to one another, ones beat the pair at
- * 192 x 6144 x 4096 (22.3-22.4 against 23.4-23.5 us) and 256 x 8192 x 8192
- * (48.6-48.8 against 49.9; H200): to measure again, at the widths from 80
- * that only the pair has kernels for.
- * Returns the pair's width, or 0 where not taken. */
-static inline int hgemm_swap_ab_pair_alone(int m, int n, int ld, int sms, int rows, int width, int splits,
-                                           int cluster, int pair, int slots2)
-{
-    if (rows == 64 || width > 128 || splits != 1 || cluster != 1 || pair != 1 || hgemm_box_row_requests(ld) != 1)
-        return 0;
-    int cols = hgemm_swap_ab_tile_cols(m, width);
-    long long blocks = 2LL * ((n + rows - 1) / rows);
-    if (hgemm_swap_ab_tiles_across(m, width) != 2 || cols > (rows == 128 ? 128 : 112) || blocks > slots2 ||
-        3 * blocks < 2LL * sms)
-        return 0;
-    return cols <= 80 ? 80 : hgemm_round_up(cols, 8);
 }
 
 /* swap_ab's 64-row tiles 96 and 128 wide (not those across all of A's
@@ -779,10 +757,11 @@ typedef struct hgemm_swap_ab_shape {
  * (hgemm_swap_ab_across, _across_cluster); two tiles across A's rows in
  * place of slices (hgemm_swap_ab_halves); 96 wide where a cluster's shares
  * fill no more (hgemm_swap_ab_cluster_width); then clusters of eight
- * (hgemm_swap_ab_pairs, hgemm_swap_ab_tall_pairs); 128- and 192-row
+ * (hgemm_swap_ab_pairs), two tiles across A's rows alone where not in
+ * eights (hgemm_swap_ab_two_across_alone), and 192-row eights where
+ * 128-row fours do not fit (hgemm_swap_ab_tall_pairs); 128- and 192-row
  * tiles 96 wide where that holds A's rows (hgemm_swap_ab_multiply_width);
- * those alone as a pair on the grid (hgemm_swap_ab_pair_alone); last,
- * 64-row tiles as wide as their rows of A past 64
+ * last, 64-row tiles as wide as their rows of A past 64
  * (hgemm_swap_ab_short_width) and 128-row tiles across all of them, 192
  * rows past a wave (hgemm_swap_ab_tall_rows), as wide as those
  * (hgemm_swap_ab_tall_width), the last wave's tiles cut into slices of K
@@ -806,11 +785,10 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
     s.width = hgemm_swap_ab_cluster_width(s.width, s.rows, hgemm_swap_ab_tile_cols(m, s.width), s.cluster);
     if (hgemm_swap_ab_pairs(m, n, ld, s.rows, s.width, s.splits, s.cluster, slots8, dram_bytes_per_clock))
         s.pair = 2;
+    s.cluster = hgemm_swap_ab_two_across_alone(m, s.width, s.cluster, s.pair);
     if (hgemm_swap_ab_tall_pairs(m, n, ld, s.rows, s.width, s.splits, s.cluster, slots4, slots8))
         s.rows = 192, s.splits = 1, s.cluster = 4, s.pair = 2;
     s.width = hgemm_swap_ab_multiply_width(s.width, s.rows, hgemm_swap_ab_tile_cols(m, s.width), s.cluster);
-    int pair_width = hgemm_swap_ab_pair_alone(m, n, ld, sms, s.rows, s.width, s.splits, s.cluster, s.pair, slots2);
-    if (pair_width) s.width = pair_width, s.pair = 2;
     s.width = hgemm_swap_ab_short_width(s.width, s.rows, hgemm_swap_ab_tile_cols(m, s.width), s.splits, s.cluster);
     s.rows = hgemm_swap_ab_tall_rows(m, n, sms, s.rows, s.width);
     s.width = hgemm_swap_ab_tall_width(s.width, s.rows, hgemm_swap_ab_tile_cols(m, s.width));
@@ -826,8 +804,8 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
 
 /* The forms a swap_ab tile runs in: blocks alone, clusters of two or four
  * along B's rows (sharing A's tile), eights (fours side by side with the
- * next tile across A's rows, sharing B's), and a pair alone (two tiles
- * across A's rows sharing B's). */
+ * next tile across A's rows, sharing B's), and a pair alone (two 64-wide
+ * tiles across A's rows sharing B's, hgemm_swap_ab_halves). */
 #define HGEMM_SWAP_ONES 1
 #define HGEMM_SWAP_TWOS 2
 #define HGEMM_SWAP_FOURS 4
@@ -839,10 +817,10 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
  * other, and the rules above never leave them (hgemm_test sweeps them).
  * A constant expression, for the kernels' templates. 64-row tiles are 64,
  * or 72 to 128 wide in steps of 8 (hgemm_swap_ab_short_width), 192 and
- * 224 across A's rows (hgemm_swap_ab_across); 128- and 192-row tiles 80 to
- * 128 wide but 96 and 128 only as a pair alone (hgemm_swap_ab_pair_alone);
- * 128-row tiles 144 to 256 wide in steps of 16, 192-row ones to 192
- * (hgemm_swap_ab_tall_width). */
+ * 224 across A's rows (hgemm_swap_ab_across); 128- and 192-row tiles 96
+ * or 128 wide, in clusters only where one tile holds A's rows or in
+ * eights (hgemm_swap_ab_two_across_alone); 128-row tiles 144 to 256 wide
+ * in steps of 16, 192-row ones to 192 (hgemm_swap_ab_tall_width). */
 #define HGEMM_SWAP_STEP_WIDTH(width, step, from, to) ((width) % (step) == 0 && (width) >= (from) && (width) <= (to))
 #define HGEMM_SWAP_AB_FORMS(rows, width)                                                                              \
     ((rows) == 64    ? ((width) == 192 || (width) == 224 ? HGEMM_SWAP_TWOS | HGEMM_SWAP_FOURS                         \
@@ -850,15 +828,11 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
                         : HGEMM_SWAP_STEP_WIDTH(width, 8, 72, 128) ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS | HGEMM_SWAP_EIGHTS \
                                                                 : 0)                                                  \
      : (rows) == 128 ? ((width) == 64    ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS                                         \
-                        : (width) == 96  ? HGEMM_SWAP_ONES | HGEMM_SWAP_PAIR                                          \
-                        : (width) == 128 ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS | HGEMM_SWAP_EIGHTS | HGEMM_SWAP_PAIR   \
-                        : (width) == 256 ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS                                         \
-                        : HGEMM_SWAP_STEP_WIDTH(width, 16, 144, 240) ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS             \
-                        : HGEMM_SWAP_STEP_WIDTH(width, 8, 80, 120) ? HGEMM_SWAP_PAIR                                  \
-                                                                : 0)                                                  \
-     : (rows) == 192 ? ((width) == 96    ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS | HGEMM_SWAP_EIGHTS | HGEMM_SWAP_PAIR   \
+                        : (width) == 96  ? HGEMM_SWAP_ONES                                                            \
                         : (width) == 128 ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS | HGEMM_SWAP_EIGHTS                     \
-                        : HGEMM_SWAP_STEP_WIDTH(width, 8, 80, 112) ? HGEMM_SWAP_PAIR                                  \
+                        : HGEMM_SWAP_STEP_WIDTH(width, 16, 144, 256) ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS             \
+                                                                : 0)                                                  \
+     : (rows) == 192 ? ((width) == 96 || (width) == 128 ? HGEMM_SWAP_ONES | HGEMM_SWAP_EIGHTS                         \
                         : HGEMM_SWAP_STEP_WIDTH(width, 16, 144, HGEMM_SWAP_TALL_ROWS_MAX_M) ? HGEMM_SWAP_ONES         \
                                                                 : 0)                                                  \
                      : 0)

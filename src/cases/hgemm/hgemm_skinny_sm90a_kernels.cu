@@ -507,12 +507,12 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  * two tiles need no more (hgemm_swap_ab_multiply_width, with its figures:
  * up to 21% at 137 x 8500 x 3072, H200); last, on the grid, those two
  * tiles across A's rows as a pair alone, 80 wide where that holds A's
- * rows, 104 or 112 wide past 192 rows (hgemm_swap_ab_pair_alone, with its
- * figures: 0.70-0.74 to 0.95-0.96 of cuBLAS at 160 x 8192 x 8192, H200);
- * then those pairs in every step of 8 up to 128 wide for 128-row tiles
- * (0.87 to 0.99 at 256 x 8192 x 8192, H100), and 64-row tiles whole in K
- * as wide as their rows of A past 64 (hgemm_swap_ab_short_width: 0.91 to
- * 0.98 at 80 x 4096 x 4096, H100), every ring the deepest that fits
+ * rows, 104 or 112 wide past 192 rows: 0.70-0.74 to 0.95-0.96 of cuBLAS
+ * at 160 x 8192 x 8192 (H200); then those pairs in every step of 8 up to
+ * 128 wide for 128-row tiles (0.87 to 0.99 at 256 x 8192 x 8192, H100;
+ * dropped since: below); and 64-row tiles whole in K as wide as their
+ * rows of A past 64 (hgemm_swap_ab_short_width: 0.91 to 0.98 at 80 x
+ * 4096 x 4096, H100), every ring the deepest that fits
  * (HGEMM_RING_STAGES): 7 stages of 32 KB at 128 x 128, where the other
  * rungs' 128 x 128 tiles keep 6 (WS_128_STAGES; H200, forced in a scratch
  * build, 7 against 6: 23.4 against 23.9 us at 250 x 5000 x 3000, 27.0
@@ -551,7 +551,12 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  *   176 x 4096 x 4096      1.29-1.31 against 1.06  1.01-1.02 against 0.89
  *   200 x 4096 x 4096      1.19 against 1.00     1.12 against 0.97
  *   256 x 4096 x 8192      1.21 against 0.96     1.10 against 0.90
- * (64-row tiles two across A, 96-128 blocks). */
+ * (64-row tiles two across A, 96-128 blocks). In this order, the two
+ * tiles across A's rows go alone where the fours took them
+ * (hgemm_swap_ab_two_across_alone, with its figures: 35.0 against 48.0
+ * us at 160 x 9216 x 4000, H100) and where the pair alone did, whose
+ * kernels went (192 x 6144 x 4096: 22.4-22.5 against 23.3-23.5 us, H200;
+ * 25.2 against 26.3-26.6, H100; hgemm.md has the rest). */
 
 /* CLUSTER blocks along B's rows share A's tile; PAIR = 2: two tile
  * columns (A's rows in two tiles) side by side, each block bringing half

@@ -347,7 +347,8 @@ static void test_swap_ab_across(void)
     /* the GPU test's sizes */
     EXPECT(PAIRS_H100(201, 2999, 130, 64, 128, 1, 4, 128) && PAIRS_H100(250, 5001, 130, 128, 128, 1, 4, 128));
     EXPECT(PAIRS_H100(150, 2500, 771, 64, 96, 1, 4, 128));
-    EXPECT(!PAIRS_H100(157, 8537, 66, 192, 128, 1, 4, 128)); /* 116 box rows against 212, the multiply 768 clocks: 0.71 */
+    EXPECT(PAIRS_H100(157, 8537, 66, 192, 128, 1, 4, 128)); /* 116 box rows against 212, the multiply 96 wide: 0.60 */
+    EXPECT(!PAIRS_H100(160, 9216, 4000, 192, 128, 1, 4, 128)); /* copies under the multiply, 96 wide: 0.80 */
 #undef PAIRS_H100
     /* 192-row tiles in clusters of eight where 128-row fours do not fit (H100: 120 in fours, 120 in eights) */
 #define TALL_H100(m, n, k, cluster) hgemm_swap_ab_tall_pairs(m, n, hgemm_ld(k), 128, 128, 1, cluster, 120, 120)
@@ -385,15 +386,15 @@ static void test_swap_ab_across(void)
     SHAPE_H100(160, 5000, 3000, 64, 192, 1, 4, 1);  /* one tile across A's rows */
     SHAPE_H100(77, 5000, 3000, 64, 80, 1, 4, 1);    /* fours' shares of 20: 80 wide */
     SHAPE_H100(100, 3000, 3000, 64, 64, 1, 4, 2);   /* two tiles 64 wide in eights, not two slices */
-    SHAPE_H100(250, 5000, 2000, 128, 128, 1, 4, 1); /* fours: eights' estimate 0.80 */
+    SHAPE_H100(250, 5000, 2000, 128, 128, 1, 1, 1); /* eights' estimate 0.80: two across A alone, not fours */
     SHAPE_H100(32, 11008, 4096, 128, 64, 1, 1, 1);  /* rows on the grid: alone */
-    SHAPE_H100(200, 11008, 4096, 192, 104, 1, 1, 2); /* two tiles of 100 on the grid: a pair 104 wide */
+    SHAPE_H100(200, 11008, 4096, 192, 128, 1, 1, 1); /* two tiles of 100 on the grid: alone, 128 wide */
     SHAPE_H100(66, 4000, 3000, 64, 72, 1, 4, 1);    /* 63 tiles: enough whole on the H100; shares of 17 */
     SHAPE(4800.0, 66, 4000, 3000, 64, 64, 1, 1, 2); /* two slices on an H200: a pair alone in their place */
-    SHAPE_H100(160, 9216, 4096, 192, 80, 1, 1, 2);  /* two tiles of 80 rows, on the grid: a pair 80 wide */
-    SHAPE_H100(192, 6144, 4096, 128, 96, 1, 1, 2);  /* 128-row tiles, two of 96: a pair */
-    SHAPE_H100(160, 8192, 8192, 128, 80, 1, 1, 2);  /* 128 pairs' blocks */
-    SHAPE_H100(144, 12288, 4096, 192, 80, 1, 1, 2); /* 192-row tiles: 128 blocks */
+    SHAPE_H100(160, 9216, 4096, 192, 96, 1, 1, 1);  /* two tiles of 80 rows, on the grid: alone, 96 wide */
+    SHAPE_H100(192, 6144, 4096, 128, 96, 1, 1, 1);  /* 128-row tiles, two of 96: alone */
+    SHAPE_H100(160, 8192, 8192, 128, 96, 1, 1, 1);  /* 128 blocks */
+    SHAPE_H100(144, 12288, 4096, 192, 96, 1, 1, 1); /* 192-row tiles: 128 blocks */
     SHAPE_H100(160, 16384, 4096, 128, 160, 1, 1, 1); /* past a wave: all of A in one tile, 160 wide */
     SHAPE_H100(256, 16384, 4096, 128, 256, 1, 1, 1); /* 256 wide */
     SHAPE_H100(129, 20000, 4096, 192, 144, 1, 1, 1); /* 157 tiles of 128 rows: 105 of 192, 144 wide */
@@ -402,15 +403,17 @@ static void test_swap_ab_across(void)
     SHAPE_H100(193, 20000, 4096, 128, 208, 5, 1, 1);
     SHAPE_H100(200, 26000, 4096, 128, 208, 1, 1, 1); /* 136 tiles of 192 rows: past a wave too */
     SHAPE_H100(256, 11008, 4096, 192, 128, 1, 1, 1); /* 192-row tiles 128 wide: alone */
-    SHAPE_H100(256, 8192, 8192, 128, 128, 1, 1, 2); /* 128-row tiles 128 wide: a pair */
+    SHAPE_H100(256, 8192, 8192, 128, 128, 1, 1, 1); /* 128-row tiles 128 wide: alone */
     SHAPE_H100(32, 4096, 4096, 64, 64, 1, 1, 1);    /* 32 rows: 64 wide */
     SHAPE_H100(100, 4096, 4096, 64, 104, 1, 1, 1);  /* 64-row tiles alone, 100 rows: 104 wide */
-    SHAPE_H100(200, 8192, 8192, 128, 104, 1, 1, 2); /* two tiles of 100: a pair 104 wide */
-    SHAPE_H100(220, 11008, 4096, 192, 112, 1, 1, 2); /* 116 blocks, tiles of 110 */
+    SHAPE_H100(200, 8192, 8192, 128, 128, 1, 1, 1); /* two tiles of 100: 128 wide */
+    SHAPE_H100(220, 11008, 4096, 192, 128, 1, 1, 1); /* 116 blocks, tiles of 110 */
     SHAPE_H100(130, 4608, 4096, 128, 96, 1, 1, 1); /* not one across in slices: the H100's DRAM */
-    SHAPE_H100(160, 9216, 4000, 192, 96, 1, 4, 1);  /* off the grid: fours, no pair */
+    SHAPE_H100(160, 9216, 4000, 192, 96, 1, 1, 1);  /* off the grid: alone, not in fours */
     SHAPE_H100(178, 8453, 66, 192, 96, 1, 4, 2);    /* 192-row eights, 89 rows a tile */
-    SHAPE_H100(200, 8482, 106, 192, 128, 1, 4, 1);  /* two tiles of 100: 128 wide */
+    SHAPE(4800.0, 150, 11008, 3000, 192, 96, 1, 4, 2); /* 192-row eights, their multiply 96 wide */
+    SHAPE_H100(150, 11008, 3000, 192, 96, 1, 1, 1);     /* the H100's DRAM the longer: alone */
+    SHAPE_H100(200, 8482, 106, 192, 128, 1, 1, 1);  /* two tiles of 100: 128 wide, alone */
     /* past a wave, tiles alone and one across A's rows cut the last wave's tiles into slices of K */
     EXPECT(hgemm_swap_ab_tail_splits(200, 20480, 4096, 132, 128, 208, 1, 1, 1) == 4); /* 160 tiles: 28 in 4 */
     EXPECT(hgemm_swap_ab_tail_splits(240, 20000, 4096, 132, 128, 240, 1, 1, 1) == 5); /* 157: 25 in 5 */
@@ -463,26 +466,14 @@ static void test_swap_ab_across(void)
                                                              hgemm_stream_bytes(4800.0), 132, 120, 120, 4800.0 / 1.98);
         EXPECT(summed.splits == 2 && summed.sum_in_cluster == 1);
     }
-    /* a pair alone on the grid, as wide as A's rows in a tile need, from 80 (132 SMs, 132 blocks in twos) */
-#define PAIR_ALONE(m, n, k, rows, width, splits, cluster, pair, slots2) \
-    hgemm_swap_ab_pair_alone(m, n, hgemm_ld(k), 132, rows, width, splits, cluster, pair, slots2)
-    EXPECT(PAIR_ALONE(160, 8192, 8192, 128, 96, 1, 1, 1, 132) == 80);
-    EXPECT(PAIR_ALONE(161, 8192, 8192, 128, 96, 1, 1, 1, 132) == 88 && PAIR_ALONE(177, 8192, 8192, 128, 96, 1, 1, 1, 132) == 96);
-    EXPECT(PAIR_ALONE(193, 8192, 8192, 128, 128, 1, 1, 1, 132) == 104 && PAIR_ALONE(208, 8192, 8192, 128, 128, 1, 1, 1, 132) == 104);
-    EXPECT(PAIR_ALONE(209, 8192, 8192, 128, 128, 1, 1, 1, 132) == 112 && PAIR_ALONE(224, 8192, 8192, 128, 128, 1, 1, 1, 132) == 112);
-    EXPECT(PAIR_ALONE(225, 8192, 8192, 128, 128, 1, 1, 1, 132) == 120 && PAIR_ALONE(256, 8192, 8192, 128, 128, 1, 1, 1, 132) == 128);
-    EXPECT(PAIR_ALONE(225, 12288, 8192, 192, 128, 1, 1, 1, 132) == 0); /* 192-row tiles: 112 wide at most */
-    EXPECT(PAIR_ALONE(160, 8192, 8192, 128, 96, 1, 1, 1, 120) == 0);  /* 128 blocks: more than fit */
-    EXPECT(PAIR_ALONE(160, 5504, 4096, 128, 96, 1, 1, 1, 132) == 0);  /* 86 blocks: under two thirds of the SMs */
-    EXPECT(PAIR_ALONE(160, 5505, 4096, 128, 96, 1, 1, 1, 132) == 80); /* 88 */
-    EXPECT(PAIR_ALONE(160, 8192, 4000, 128, 96, 1, 1, 1, 132) == 0);  /* off the grid */
-    EXPECT(PAIR_ALONE(160, 8192, 8192, 128, 96, 1, 4, 1, 132) == 0);  /* in fours */
-    EXPECT(PAIR_ALONE(160, 8192, 8192, 192, 96, 1, 4, 2, 132) == 0);  /* in eights */
-    EXPECT(PAIR_ALONE(160, 8192, 8192, 128, 96, 2, 1, 1, 132) == 0);  /* in slices */
-    EXPECT(PAIR_ALONE(90, 8192, 8192, 128, 96, 1, 1, 1, 132) == 0);   /* one tile across */
-    EXPECT(PAIR_ALONE(160, 8192, 8192, 64, 96, 1, 1, 1, 132) == 0);   /* 64-row tiles */
-    EXPECT(PAIR_ALONE(200, 5000, 8192, 64, 224, 1, 2, 1, 132) == 0);  /* across A's rows */
-#undef PAIR_ALONE
+    /* two tiles across A's rows alone, where the fours would take them and the eights do not */
+    EXPECT(hgemm_swap_ab_two_across_alone(200, 104, 4, 1) == 1); /* 64-row tiles of 100 rows */
+    EXPECT(hgemm_swap_ab_two_across_alone(256, 128, 4, 1) == 1);
+    EXPECT(hgemm_swap_ab_two_across_alone(150, 80, 4, 2) == 4);  /* in eights */
+    EXPECT(hgemm_swap_ab_two_across_alone(100, 104, 4, 1) == 4); /* one tile holds A's rows */
+    EXPECT(hgemm_swap_ab_two_across_alone(128, 128, 4, 1) == 4);
+    EXPECT(hgemm_swap_ab_two_across_alone(200, 224, 4, 1) == 4); /* across A's rows in one tile */
+    EXPECT(hgemm_swap_ab_two_across_alone(200, 104, 2, 1) == 2 && hgemm_swap_ab_two_across_alone(200, 104, 1, 1) == 1);
     /* 64-row tiles whole in K as wide as the rows of A a stage holds past 64, in steps of 8 */
     EXPECT(hgemm_swap_ab_short_width(96, 64, 77, 1, 4) == 80);  /* fours: shares of 20 */
     EXPECT(hgemm_swap_ab_short_width(128, 64, 100, 1, 1) == 104 && hgemm_swap_ab_short_width(128, 64, 65, 1, 1) == 72);
@@ -516,15 +507,16 @@ static void test_swap_ab_launchable(void)
     EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){64, 100, 1, 1, 1}));  /* not a step of 8 */
     EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){64, 56, 1, 1, 1}));   /* under 64 */
     EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){64, 72, 1, 1, 2}));   /* a pair alone of 64-row tiles: 64 wide */
-    EXPECT(hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 128, 1, 1, 2}));
-    EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){192, 128, 1, 1, 2})); /* 192-row pairs: to 112 wide */
+    EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 128, 1, 1, 2})); /* 128-row tiles: no pair alone */
+    EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){192, 128, 1, 1, 2})); /* 192-row tiles: no pair alone */
     EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 96, 1, 4, 1}));
-    EXPECT(hgemm_swap_ab_launchable((hgemm_swap_ab_shape){192, 80, 1, 1, 2}));  /* a pair alone 80 wide */
-    EXPECT(hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 96, 1, 1, 2}));
-    EXPECT(hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 104, 1, 1, 2}));
-    EXPECT(hgemm_swap_ab_launchable((hgemm_swap_ab_shape){192, 112, 1, 1, 2}));
+    EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){192, 96, 1, 1, 2}));
+    EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 96, 1, 1, 2}));
+    EXPECT(hgemm_swap_ab_launchable((hgemm_swap_ab_shape){192, 96, 1, 1, 1}));
+    EXPECT(hgemm_swap_ab_launchable((hgemm_swap_ab_shape){192, 128, 1, 4, 2}));
+    EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){192, 96, 1, 4, 1})); /* 192-row tiles hold A's rows in two: no fours */
     EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){192, 112, 1, 4, 2}));
-    EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 80, 1, 1, 1})); /* 80 wide: in pairs only */
+    EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 80, 1, 1, 1})); /* 128-row tiles: 96 or 128 wide, or from 144 */
     EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){64, 80, 1, 1, 2}));
     EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){64, 128, 1, 3, 1}));
     EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 256, 1, 4, 2}));
