@@ -549,14 +549,31 @@ static inline int hgemm_swap_ab_two_across_alone(int m, int width, int cluster, 
  * in twos, where taken, come first (hgemm_swap_ab_shape_for): 0.90
  * against these tiles' 0.69 at 130 x 7800 x 3000 (H200); these remain
  * past 224 rows, past 132 tiles of 64 rows, or where the estimate keeps
- * the tiles across A out. 1 where taken. */
-static inline int hgemm_swap_ab_tall_pairs(int m, int n, int ld, int rows, int width, int splits, int cluster,
-                                           int slots4, int slots8)
+ * the tiles across A out. Taken where a k-tile's longest of copies,
+ * multiply and DRAM (as hgemm_swap_ab_cluster counts them) is under 0.7
+ * of the 128-row tiles alone's, over all their rounds, as the eights of
+ * hgemm_swap_ab_pairs are: where rows need fewer requests the 192-row
+ * multiply sets the pace. H200, forced, in ws_group_units' order, against
+ * 128 x 128 tiles alone (2026-11-27): 31.3-31.5 against 37.3-37.7 us at
+ * 250 x 8000 x 3000 (2.25 requests a row; estimate 0.59), but 38.1
+ * against 28.4-28.5 at 250 x 8000 x 4000 (1.5 a row; 0.89). 1 where
+ * taken. */
+static inline int hgemm_swap_ab_tall_pairs(int m, int n, int ld, int sms, int rows, int width, int splits,
+                                           int cluster, int slots4, int slots8, double dram_bytes_per_clock)
 {
     if (cluster != 1 || rows != 128 || width != 128 || slots8 < 8 || hgemm_box_row_requests(ld) == 1) return 0;
     if (hgemm_swap_ab_tiles_across(m, width) != 2) return 0;
-    long long fours = ((long long)(n + 127) / 128 + 3) / 4 * 4 * 2 * splits;
-    return fours > slots4 && ((n + 191) / 192 + 3) / 4 * 4 * 2 <= slots8;
+    long long tiles = (n + 127) / 128, fours = (tiles + 3) / 4 * 4 * 2 * splits;
+    if (fours <= slots4 || ((n + 191) / 192 + 3) / 4 * 4 * 2 > slots8) return 0;
+    int cols = hgemm_swap_ab_tile_cols(m, width);
+    double dram = hgemm_dram_clocks(n, dram_bytes_per_clock);
+    double alone = fmax(fmax(hgemm_copy_clocks(128 + cols, ld),
+                             hgemm_multiply_clocks(128, hgemm_swap_ab_multiply_width(width, 128, cols, 1))),
+                        dram);
+    double eights = fmax(fmax(hgemm_copy_clocks(96 + hgemm_cluster_share(cols, 4), ld),
+                              hgemm_multiply_clocks(192, hgemm_swap_ab_multiply_width(width, 192, cols, 4))),
+                         dram);
+    return eights < 0.7 * alone * ((2 * tiles + sms - 1) / sms);
 }
 
 /* swap_ab's two tiles across A's rows, 64 wide, in place of slices of K:
@@ -786,7 +803,8 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
     if (hgemm_swap_ab_pairs(m, n, ld, s.rows, s.width, s.splits, s.cluster, slots8, dram_bytes_per_clock))
         s.pair = 2;
     s.cluster = hgemm_swap_ab_two_across_alone(m, s.width, s.cluster, s.pair);
-    if (hgemm_swap_ab_tall_pairs(m, n, ld, s.rows, s.width, s.splits, s.cluster, slots4, slots8))
+    if (hgemm_swap_ab_tall_pairs(m, n, ld, sms, s.rows, s.width, s.splits, s.cluster, slots4, slots8,
+                                 dram_bytes_per_clock))
         s.rows = 192, s.splits = 1, s.cluster = 4, s.pair = 2;
     s.width = hgemm_swap_ab_multiply_width(s.width, s.rows, hgemm_swap_ab_tile_cols(m, s.width), s.cluster);
     s.width = hgemm_swap_ab_short_width(s.width, s.rows, hgemm_swap_ab_tile_cols(m, s.width), s.splits, s.cluster);

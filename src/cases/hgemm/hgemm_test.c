@@ -351,7 +351,8 @@ static void test_swap_ab_across(void)
     EXPECT(!PAIRS_H100(160, 9216, 4000, 192, 128, 1, 4, 128)); /* copies under the multiply, 96 wide: 0.80 */
 #undef PAIRS_H100
     /* 192-row tiles in clusters of eight where 128-row fours do not fit (H100: 120 in fours, 120 in eights) */
-#define TALL_H100(m, n, k, cluster) hgemm_swap_ab_tall_pairs(m, n, hgemm_ld(k), 128, 128, 1, cluster, 120, 120)
+#define TALL_H100(m, n, k, cluster) \
+    hgemm_swap_ab_tall_pairs(m, n, hgemm_ld(k), 132, 128, 128, 1, cluster, 120, 120, 3352.32 / 1.98)
     EXPECT(TALL_H100(160, 8000, 3000, 1) && TALL_H100(130, 7800, 3000, 1)); /* 128 blocks in fours; 88 in eights */
     EXPECT(!TALL_H100(160, 5000, 3000, 1));  /* the fours fit (80 blocks) */
     EXPECT(!TALL_H100(160, 8000, 3000, 4));  /* not alone */
@@ -359,6 +360,8 @@ static void test_swap_ab_across(void)
     EXPECT(!TALL_H100(100, 8000, 3000, 1));  /* one tile across A's rows */
     EXPECT(!TALL_H100(160, 12000, 3000, 1)); /* 63 x 2 tiles of 192 rows: more than fit */
     EXPECT(TALL_H100(250, 8000, 66, 1));     /* the GPU test's size */
+    EXPECT(TALL_H100(250, 8000, 3000, 1));   /* 2.25 requests a row: 0.59 of the 128-row tiles alone */
+    EXPECT(!TALL_H100(250, 8000, 4000, 1));  /* 1.5: the 192-row multiply the longer, 0.89 */
 #undef TALL_H100
     /* two 64-wide tiles across A's rows in place of slices (H100: 132 blocks in twos, 120 in eights) */
     EXPECT(hgemm_swap_ab_halves(100, 3000, hgemm_ld(3000), 64, 128, 2, 132, 120) == 4); /* 96 blocks in eights */
