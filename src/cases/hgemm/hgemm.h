@@ -495,9 +495,21 @@ static inline int hgemm_swap_ab_multiply_width(int width, int rows, int cols, in
  * 2000 (0.80: 1.75 requests a row, and the multiply the longer). The
  * multiply counts at the width the tile runs (hgemm_swap_ab_multiply_width:
  * 192-row tiles 96 wide where A's rows in two tiles need no more), as
- * cuBLAS's nvjet 192x80 4x2 does at 150 x 11008 x 3000; H200, forced,
- * against 192 x 96 tiles alone: 26.9-27.0 against 36.7-37.5 us there
- * (counted 128 wide, the estimate had been 0.71). 1 where taken, else 0. */
+ * cuBLAS's nvjet 192x80 4x2 does at 150 x 11008 x 3000 (counted 128
+ * wide, the estimate there had been 0.71). One call a card, two rounds,
+ * us, against the build before (192 x 96 tiles alone or in fours):
+ *                        H200                        H100
+ *   150 x 11008 x 3000   26.4-26.6 against 36.1-36.7 (alone still: DRAM)
+ *   144 x 11008 x 3000   26.4 against 36.7           (alone still)
+ *   176 x 10240 x 2000   21.1-21.2 against 25.1-25.2
+ *   160 x 9216 x 5000    36.6-36.8 against 51.4
+ *   192 x 11264 x 2000   22.0 against 27.0-27.1
+ *   150 x 9216 x 3000                                30.0-30.2 against 38.4-38.6
+ *   176 x 8960 x 3000                                30.0-30.3 against 38.2-38.3
+ *   160 x 9984 x 5000                                47.3-47.5 against 61.3-61.5
+ * On the H100, where DRAM's k-tile of B makes the estimate 0.77 at 150 x
+ * 11008 x 3000, the eights forced took 33.4-33.6 against 41.7-42.0 us:
+ * the estimate is short of it there. 1 where taken, else 0. */
 static inline int hgemm_swap_ab_pairs(int m, int n, int ld, int rows, int width, int splits, int cluster, int slots8,
                                       double dram_bytes_per_clock)
 {
@@ -531,8 +543,12 @@ static inline int hgemm_swap_ab_pairs(int m, int n, int ld, int rows, int width,
  *   130 x 3000 x 4000                                17.4 against 20.9-21.0
  *   177 x 3000 x 4000    (in eights)                 18.6-18.7 against 21.1
  * (200 x 5000 x 4000 on the H200: one tile across A in 3 slices, which
- * hgemm_swap_ab_tall_slices takes for the tiles alone). Returns the
- * blocks a cluster along B's rows. */
+ * hgemm_swap_ab_tall_slices takes for the tiles alone). Against the build
+ * before, in later calls: 16.2-16.4 against 18.0-18.3 us at 200 x 3000 x
+ * 4000 (H200, five rounds); but a second H100 gave the fours the lead
+ * there, 18.7-19.1 against 19.7-20.3 (five rounds, two calls), where the
+ * first had given the ones 18.9-19.0 against 20.7: H100s differ at that
+ * shape. Returns the blocks a cluster along B's rows. */
 static inline int hgemm_swap_ab_two_across_alone(int m, int width, int cluster, int pair)
 {
     return cluster == 4 && pair == 1 && hgemm_swap_ab_tiles_across(m, width) == 2 ? 1 : cluster;
@@ -556,8 +572,14 @@ static inline int hgemm_swap_ab_two_across_alone(int m, int width, int cluster, 
  * multiply sets the pace. H200, forced, in ws_group_units' order, against
  * 128 x 128 tiles alone (2026-11-27): 31.3-31.5 against 37.3-37.7 us at
  * 250 x 8000 x 3000 (2.25 requests a row; estimate 0.59), but 38.1
- * against 28.4-28.5 at 250 x 8000 x 4000 (1.5 a row; 0.89). 1 where
- * taken. */
+ * against 28.4-28.5 at 250 x 8000 x 4000 (1.5 a row; 0.89). One call a
+ * card, two rounds, us, against the build before:
+ *                        H200                        H100
+ *   250 x 8000 x 4000    28.4 against 38.5           33.8-34.5 against 39.6-39.7
+ *   250 x 8000 x 2000    19.4-19.6 against 24.6-24.7 21.9 against 26.0
+ *   240 x 8300 x 4000    28.9-29.1 against 39.6-39.7 34.4-34.5 against 40.8-40.9
+ *   160 x 8000 x 4000    (across A's rows in twos)   31.6 against 34.4-34.5
+ * and level at 250 x 8000 x 3000 (eights both). 1 where taken. */
 static inline int hgemm_swap_ab_tall_pairs(int m, int n, int ld, int sms, int rows, int width, int splits,
                                            int cluster, int slots4, int slots8, double dram_bytes_per_clock)
 {
