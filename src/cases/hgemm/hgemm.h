@@ -306,6 +306,13 @@ static inline double hgemm_dram_clocks(int n, double dram_bytes_per_clock)
     return n * 128.0 / dram_bytes_per_clock;
 }
 
+/* A k-tile where all three overlap: `box_rows` copied, a rows x width
+ * multiply and `dram` clocks of DRAM's delivery; the longest. */
+static inline double hgemm_k_tile_clocks(double box_rows, int ld, int rows, int width, double dram)
+{
+    return fmax(fmax(hgemm_copy_clocks(box_rows, ld), hgemm_multiply_clocks(rows, width)), dram);
+}
+
 /* A tile change of persistent_multicast, in clocks a column of the tile:
  * C's tile leaves through the copy engine while the next tile's loads
  * wait (H100, 4096^3: with the epilogue cut short, 173 against 185 us over
@@ -433,9 +440,7 @@ static inline int hgemm_swap_ab_across(int m, int n, int k, int ld, int sms, dou
     if (!across_cluster) return 0;
     int width = m <= 192 ? 192 : 224, k_tiles = (k + 63) / 64;
     double dram = hgemm_dram_clocks(n, dram_bytes_per_clock);
-    double across = k_tiles * fmax(fmax(hgemm_copy_clocks(64 + hgemm_cluster_share(m, across_cluster), ld),
-                                        hgemm_multiply_clocks(64, width)),
-                                   dram);
+    double across = k_tiles * hgemm_k_tile_clocks(64 + hgemm_cluster_share(m, across_cluster), ld, 64, width, dram);
     /* the tiles the rules above give */
     int rows = hgemm_swap_ab_rows(m, n, sms), tile_width = hgemm_swap_ab_tile_width(m, n, sms);
     int cols = hgemm_swap_ab_tile_cols(m, tile_width), splits = hgemm_swap_ab_splits(m, n, k, sms, stream_bytes);
@@ -488,11 +493,12 @@ static inline int hgemm_swap_ab_multiply_width(int width, int rows, int cols, in
  * cuBLAS's nvjet 64x80 4x2 at 150 x 3000 x 3000 (H100), 52 box rows a
  * block a k-tile where our fours send 83. Taken where their blocks fit at
  * once (`slots8`) and a k-tile's longest of copies, multiply and DRAM
- * (as hgemm_swap_ab_cluster counts them) is under 0.7 of the fours': eight
- * blocks wait for one another at every stage. H100, against the fours:
- * 16.5 against 21.9 us at 150 x 3000 x 3000 (estimate 0.64), 25.3 against
- * 27.3 at 250 x 5000 x 3000 (0.63), but 20.1 against 19.7 at 250 x 5000 x
- * 2000 (0.80: 1.75 requests a row, and the multiply the longer). The
+ * (as hgemm_swap_ab_cluster counts them) is under HGEMM_EIGHTS_MAX_RATIO
+ * (0.7) of the fours': eight blocks wait for one another at every stage.
+ * H100, against the fours: 16.5 against 21.9 us at 150 x 3000 x 3000
+ * (estimate 0.64), 25.3 against 27.3 at 250 x 5000 x 3000 (0.63), but
+ * 20.1 against 19.7 at 250 x 5000 x 2000 (0.80: 1.75 requests a row, and
+ * the multiply the longer). The
  * multiply counts at the width the tile runs (hgemm_swap_ab_multiply_width:
  * 192-row tiles 96 wide where A's rows in two tiles need no more), as
  * cuBLAS's nvjet 192x80 4x2 does at 150 x 11008 x 3000 (counted 128
@@ -510,6 +516,7 @@ static inline int hgemm_swap_ab_multiply_width(int width, int rows, int cols, in
  * On the H100, where DRAM's k-tile of B makes the estimate 0.77 at 150 x
  * 11008 x 3000, the eights forced took 33.4-33.6 against 41.7-42.0 us:
  * the estimate is short of it there. 1 where taken, else 0. */
+#define HGEMM_EIGHTS_MAX_RATIO 0.7
 static inline int hgemm_swap_ab_pairs(int m, int n, int ld, int rows, int width, int splits, int cluster, int slots8,
                                       double dram_bytes_per_clock)
 {
@@ -517,10 +524,10 @@ static inline int hgemm_swap_ab_pairs(int m, int n, int ld, int rows, int width,
     int cols = hgemm_swap_ab_tile_cols(m, width);
     long long blocks = ((long long)(n + rows - 1) / rows + 3) / 4 * 4 * 2 * splits;
     if (blocks > slots8) return 0;
-    double multiply = hgemm_multiply_clocks(rows, hgemm_swap_ab_multiply_width(width, rows, cols, cluster));
-    double rest = fmax(multiply, hgemm_dram_clocks(n, dram_bytes_per_clock));
-    int share = hgemm_cluster_share(cols, 4);
-    return fmax(hgemm_copy_clocks(rows / 2 + share, ld), rest) < 0.7 * fmax(hgemm_copy_clocks(rows + share, ld), rest);
+    int multiply_width = hgemm_swap_ab_multiply_width(width, rows, cols, cluster), share = hgemm_cluster_share(cols, 4);
+    double dram = hgemm_dram_clocks(n, dram_bytes_per_clock);
+    return hgemm_k_tile_clocks(rows / 2 + share, ld, rows, multiply_width, dram) <
+           HGEMM_EIGHTS_MAX_RATIO * hgemm_k_tile_clocks(rows + share, ld, rows, multiply_width, dram);
 }
 
 /* swap_ab's two tiles across A's rows go alone where the rules above put
@@ -566,8 +573,8 @@ static inline int hgemm_swap_ab_two_across_alone(int m, int width, int cluster, 
  * against these tiles' 0.69 at 130 x 7800 x 3000 (H200); these remain
  * past 224 rows, past 132 tiles of 64 rows, or where the estimate keeps
  * the tiles across A out. Taken where a k-tile's longest of copies,
- * multiply and DRAM (as hgemm_swap_ab_cluster counts them) is under 0.7
- * of the 128-row tiles alone's, over all their rounds, as the eights of
+ * multiply and DRAM (as hgemm_swap_ab_cluster counts them) is under
+ * HGEMM_EIGHTS_MAX_RATIO of the 128-row tiles alone's, over all their rounds, as the eights of
  * hgemm_swap_ab_pairs are: where rows need fewer requests the 192-row
  * multiply sets the pace. H200, forced, in ws_group_units' order, against
  * 128 x 128 tiles alone (2026-11-27): 31.3-31.5 against 37.3-37.7 us at
@@ -589,13 +596,10 @@ static inline int hgemm_swap_ab_tall_pairs(int m, int n, int ld, int sms, int ro
     if (fours <= slots4 || ((n + 191) / 192 + 3) / 4 * 4 * 2 > slots8) return 0;
     int cols = hgemm_swap_ab_tile_cols(m, width);
     double dram = hgemm_dram_clocks(n, dram_bytes_per_clock);
-    double alone = fmax(fmax(hgemm_copy_clocks(128 + cols, ld),
-                             hgemm_multiply_clocks(128, hgemm_swap_ab_multiply_width(width, 128, cols, 1))),
-                        dram);
-    double eights = fmax(fmax(hgemm_copy_clocks(96 + hgemm_cluster_share(cols, 4), ld),
-                              hgemm_multiply_clocks(192, hgemm_swap_ab_multiply_width(width, 192, cols, 4))),
-                         dram);
-    return eights < 0.7 * alone * ((2 * tiles + sms - 1) / sms);
+    double alone = hgemm_k_tile_clocks(128 + cols, ld, 128, hgemm_swap_ab_multiply_width(width, 128, cols, 1), dram);
+    double eights = hgemm_k_tile_clocks(96 + hgemm_cluster_share(cols, 4), ld, 192,
+                                        hgemm_swap_ab_multiply_width(width, 192, cols, 4), dram);
+    return eights < HGEMM_EIGHTS_MAX_RATIO * alone * ((2 * tiles + sms - 1) / sms);
 }
 
 /* swap_ab's two tiles across A's rows, 64 wide, in place of slices of K:

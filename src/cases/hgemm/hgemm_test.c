@@ -223,6 +223,10 @@ static void test_multicast_shape(void)
     EXPECT(hgemm_box_row_requests(4000) == 1.5);  /* 0, 64 */
     EXPECT(hgemm_box_row_requests(10000) == 1.75); /* 0, 32, 64, 96 */
     EXPECT(hgemm_box_row_requests(136) == 18.0 / 8); /* 0, 16, ..., 112: 112 is one piece of a sector */
+    /* a k-tile's longest of its copies, multiply and DRAM: 128 box rows x 2.25 / 0.44, 192 x 96 x 64 / 2048 */
+    EXPECT(fabs(hgemm_k_tile_clocks(128, 3000, 192, 96, 500) - 128 * 2.25 / 0.44) < 1e-9);
+    EXPECT(hgemm_k_tile_clocks(128, 3072, 192, 96, 500) == 576); /* rows on the grid: the multiply */
+    EXPECT(hgemm_k_tile_clocks(128, 3072, 192, 96, 700) == 700);
     /* 3000^3 in fours, 192 wide, on 120 blocks: 96 units, 30 clusters, 4
      * rounds of 47 k-tiles of the copies, 128 + 48 rows x 2.25 / 0.44
      * clocks (the multiply: 768), and a tile change of 18 x 192 */

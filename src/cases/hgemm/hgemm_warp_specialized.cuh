@@ -282,7 +282,8 @@ constexpr int WS_PRODUCER_REGISTERS = 40, WS_GROUP_M = 16;
  * B's rows that share A's tile by multicast, with the tiles across A in
  * this order, lost 1.5% with 128 x 72 tiles three across A (26.1 against
  * 25.7 us at 200 x 5120 x 4096), gained 0.5% at 200 x 3000 x 4000 (18.0
- * against 18.1-18.2) and were level in eights and in a pair alone (H200). */
+ * against 18.1-18.2) and were level in eights and in a pair alone (H200;
+ * that form has gone since, to blocks alone in this order). */
 __host__ __device__ constexpr int ws_group_units(bool transposed_c, int cluster, int blocks)
 {
     return transposed_c && blocks == 1 ? 1 : WS_GROUP_M / cluster;
