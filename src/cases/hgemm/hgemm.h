@@ -492,9 +492,9 @@ static inline int hgemm_swap_ab_multiply_width(int width, int rows, int cols, in
  * each block bringing half of its B tile and a quarter of its A tile:
  * cuBLAS's nvjet 64x80 4x2 at 150 x 3000 x 3000 (H100), 52 box rows a
  * block a k-tile where our fours send 83. Taken where their blocks fit at
- * once (`slots8`) and a k-tile's longest of copies, multiply and DRAM
- * (as hgemm_swap_ab_cluster counts them) is under HGEMM_EIGHTS_MAX_RATIO
- * (0.7) of the fours': eight blocks wait for one another at every stage.
+ * once (`slots8`) and a k-tile's longer of copies and multiply (as
+ * hgemm_swap_ab_cluster counts them) is under HGEMM_EIGHTS_MAX_RATIO (0.7)
+ * of the fours': eight blocks wait for one another at every stage.
  * H100, against the fours: 16.5 against 21.9 us at 150 x 3000 x 3000
  * (estimate 0.64), 25.3 against 27.3 at 250 x 5000 x 3000 (0.63), but
  * 20.1 against 19.7 at 250 x 5000 x 2000 (0.80: 1.75 requests a row, and
@@ -505,29 +505,49 @@ static inline int hgemm_swap_ab_multiply_width(int width, int rows, int cols, in
  * wide, the estimate there had been 0.71). One call a card, two rounds,
  * us, against the build before (192 x 96 tiles alone or in fours):
  *                        H200                        H100
- *   150 x 11008 x 3000   26.4-26.6 against 36.1-36.7 (alone still: DRAM)
- *   144 x 11008 x 3000   26.4 against 36.7           (alone still)
+ *   150 x 11008 x 3000   26.4-26.6 against 36.1-36.7 (see below)
+ *   144 x 11008 x 3000   26.4 against 36.7           (see below)
  *   176 x 10240 x 2000   21.1-21.2 against 25.1-25.2
  *   160 x 9216 x 5000    36.6-36.8 against 51.4
  *   192 x 11264 x 2000   22.0 against 27.0-27.1
  *   150 x 9216 x 3000                                30.0-30.2 against 38.4-38.6
  *   176 x 8960 x 3000                                30.0-30.3 against 38.2-38.3
  *   160 x 9984 x 5000                                47.3-47.5 against 61.3-61.5
- * On the H100, where DRAM's k-tile of B makes the estimate 0.77 at 150 x
- * 11008 x 3000, the eights forced took 33.4-33.6 against 41.7-42.0 us:
- * the estimate is short of it there. 1 where taken, else 0. */
+ * DRAM's delivery of B is left out: it brings each k-tile of B once
+ * whether the blocks run alone, in fours or in eights (Nsight Compute,
+ * H100: 1.03-1.09 times B read at 8 shapes, either way), so it is no
+ * difference between them, and counted in both it hid the copies' one
+ * where it came out the longer: on the H100 (12.8 bytes a clock an SM)
+ * the estimate gave 0.77 at 150 x 11008 x 3000, and the tiles ran alone,
+ * while the eights there read B at 2.07 TB/s, 62% of DRAM's peak. H100,
+ * one call each, two rounds, us, against the tiles alone the estimate
+ * with DRAM gave (2026-11-27):
+ *   150 x 11008 x 3000   33.5-33.6 against 41.4-41.5 (0.93 of cuBLAS, from 0.76)
+ *   144 x 11008 x 3000   33.4-33.6 against 41.5-43.5 (0.92-0.93, from 0.72-0.75)
+ *   200 x 11008 x 5000   53.0-53.2 against 71.1-72.6 (0.93-0.94, from 0.69-0.70)
+ *   250 x 7600 x 3000    26.9-27.1 against 39.9-40.0 (0.93, from 0.63)
+ *   240 x 7600 x 5000    39.5 against 63.4-63.6
+ *   150 x 10240 x 2500   28.9 against 35.3-35.5
+ *   177 x 3400 x 6000    24.3 against 30.9-31.0
+ *   240 x 3800 x 2000    14.7-14.8 against 17.9-18.1
+ *   140 x 3800 x 4000    19.3 against 21.1-21.2
+ *   150 x 3800 x 4000    19.2-19.5 against 21.7-21.9
+ *   177 x 3000 x 4000    18.4 against 19.0-19.2
+ * level at 176 x 10240 x 6000, 180 x 9000 x 6000, 160 x 3400 x 2000 and
+ * 192 x 11264 x 2000; slower at 176 x 10240 x 2000 (25.4-25.5 against
+ * 23.7-23.9, 0.91 of cuBLAS), 160 x 11264 x 2000 (26.5 against 25.6-26.0),
+ * 176 x 10240 x 3500 (36.2-36.4 against 35.3-35.4) and 130 x 3000 x 4000
+ * (18.0-18.2 against 17.2-17.6). 1 where taken, else 0. */
 #define HGEMM_EIGHTS_MAX_RATIO 0.7
-static inline int hgemm_swap_ab_pairs(int m, int n, int ld, int rows, int width, int splits, int cluster, int slots8,
-                                      double dram_bytes_per_clock)
+static inline int hgemm_swap_ab_pairs(int m, int n, int ld, int rows, int width, int splits, int cluster, int slots8)
 {
     if (cluster != 4 || slots8 < 8 || hgemm_swap_ab_tiles_across(m, width) != 2) return 0;
     int cols = hgemm_swap_ab_tile_cols(m, width);
     long long blocks = ((long long)(n + rows - 1) / rows + 3) / 4 * 4 * 2 * splits;
     if (blocks > slots8) return 0;
     int multiply_width = hgemm_swap_ab_multiply_width(width, rows, cols, cluster), share = hgemm_cluster_share(cols, 4);
-    double dram = hgemm_dram_clocks(n, dram_bytes_per_clock);
-    return hgemm_k_tile_clocks(rows / 2 + share, ld, rows, multiply_width, dram) <
-           HGEMM_EIGHTS_MAX_RATIO * hgemm_k_tile_clocks(rows + share, ld, rows, multiply_width, dram);
+    return hgemm_k_tile_clocks(rows / 2 + share, ld, rows, multiply_width, 0) <
+           HGEMM_EIGHTS_MAX_RATIO * hgemm_k_tile_clocks(rows + share, ld, rows, multiply_width, 0);
 }
 
 /* swap_ab's two tiles across A's rows go alone where the rules above put
@@ -826,7 +846,7 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
     int halves = hgemm_swap_ab_halves(m, n, ld, s.rows, s.width, s.splits, slots2, slots8);
     if (halves) s.width = 64, s.splits = 1, s.cluster = halves, s.pair = 2;
     s.width = hgemm_swap_ab_cluster_width(s.width, s.rows, hgemm_swap_ab_tile_cols(m, s.width), s.cluster);
-    if (hgemm_swap_ab_pairs(m, n, ld, s.rows, s.width, s.splits, s.cluster, slots8, dram_bytes_per_clock))
+    if (hgemm_swap_ab_pairs(m, n, ld, s.rows, s.width, s.splits, s.cluster, slots8))
         s.pair = 2;
     s.cluster = hgemm_swap_ab_two_across_alone(m, s.width, s.cluster, s.pair);
     if (hgemm_swap_ab_tall_pairs(m, n, ld, sms, s.rows, s.width, s.splits, s.cluster, slots4, slots8,
