@@ -202,8 +202,8 @@ static const ladder_variant hgemm_variants[] = {
                            "the SMs (64 a block, in a deeper ring, where 128 would leave half of them idle; 192 "
                            "where 128 would pass a wave); K split where the tiles keep too little of B in flight; "
                            "where rows are off the 128-byte grid, clusters of two, four or eight that share A's "
-                           "tile, and two tiles across A's rows in place of K's slices; on the grid, those two "
-                           "tiles as a pair sharing B's tile, 80 to 128 wide; 64-row tiles as wide as their rows "
+                           "tile, and two tiles across A's rows in place of K's slices; elsewhere those two "
+                           "tiles side by side, sharing B's reads in L2; 64-row tiles as wide as their rows "
                            "of A; past a wave, the last wave's tiles in slices of K",
                 SM90A(hgemm_swap_ab), NEEDS_SM90A),
     LADDER_RUNG("narrow_tiles", "M 129-256: unswapped, A's two tile rows in one cluster sharing B's tile, B's tiles "
