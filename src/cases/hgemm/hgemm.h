@@ -431,11 +431,34 @@ static inline int hgemm_swap_ab_across_cluster(int n, int slots2, int slots4)
  * The estimate leaves out that each block receives all of A's tile: 40 KB
  * a k-tile at 250 rows, where 128-row tiles receive 32 KB. Past 224 rows a
  * block's share is 64 and the estimate 0.80 at best: none taken there.
- * Returns the width, or 0. */
+ * Nor where rows take 1.5 requests (K = 4000, 1500: two in every other
+ * row): the blocks alone bring their rows at about 3.4 clocks each, which
+ * multicast did not beat (a cluster's block took 2.6-4.1 clocks for each
+ * row it received, hgemm.md's thirteenth session). One call a card, two
+ * rounds, us, the tiles the rules give in their place against these
+ * (2026-11-27):
+ *                        H200                        H100
+ *   176 x 4096 x 4000    18.4 against 22.8 (64 x 88) 20.3-20.4 against 23.6-23.8
+ *   176 x 4000 x 4000    18.1-19.6 against 22.8-22.9 22.3-23.3 against 23.8
+ *   210 x 4100 x 4000    21.3-22.7 against 25.5      24.6 against 26.1
+ *   165 x 4200 x 4000                                21.4-21.5 against 24.0-24.1
+ *   192 x 4096 x 4000                                21.5-21.6 against 23.3-23.4
+ *   200 x 8000 x 4000    28.0-28.1 against 30.6-30.7 32.2-32.4 against 34.0-34.1
+ *   200 x 7800 x 4000                                32.4-32.5 against 33.3-33.4
+ *   160 x 8000 x 4000    26.5 against 27.6           (128 x 96 alone already)
+ *   160 x 5000 x 4000    22.7 against 23.3           24.4-24.6 against 25.4-25.5
+ *   140 x 5000 x 4000                                23.1 against 25.3-25.4
+ *   220 x 4200 x 1500    12.1 against 15.3           13.1-13.2 against 15.9-16.0
+ *   150 x 5200 x 1500    13.2-13.6 against 14.3-14.4 13.7 against 15.3-15.4
+ *   160 x 6000 x 1500    13.4-13.6 against 14.5      (128 x 96 alone already)
+ *   192 x 8192 x 1500    14.7-14.9 against 15.9      (128 x 96 alone already)
+ *   190 x 4100 x 1500                                13.0-13.4 against 14.9-15.0
+ * level at 150 x 5600 x 4000 (H200), slower at 180 x 7000 x 4000 (H200:
+ * 27.0-27.2 against 25.2, 1.04 of cuBLAS). Returns the width, or 0. */
 static inline int hgemm_swap_ab_across(int m, int n, int k, int ld, int sms, double stream_bytes, int slots2,
                                        int slots4, double dram_bytes_per_clock)
 {
-    if (m <= 128 || m > 224 || hgemm_box_row_requests(ld) == 1) return 0;
+    if (m <= 128 || m > 224 || hgemm_box_row_requests(ld) <= 1.5) return 0;
     int across_cluster = hgemm_swap_ab_across_cluster(n, slots2, slots4);
     if (!across_cluster) return 0;
     int width = m <= 192 ? 192 : 224, k_tiles = (k + 63) / 64;

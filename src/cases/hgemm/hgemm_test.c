@@ -317,7 +317,9 @@ static void test_swap_ab_across(void)
     EXPECT(ACROSS_H100(200, 5000, 3000, 120) == 224); /* 114 against 153: 0.75 */
     EXPECT(ACROSS_H100(224, 5000, 3000, 120) == 224 && ACROSS_H100(225, 5000, 3000, 120) == 0);
     EXPECT(ACROSS_H100(250, 5000, 3000, 120) == 0);   /* past 224 rows (127 against 160: 0.79, measured level) */
-    EXPECT(ACROSS_H100(129, 4096, 4000, 120) == 0);   /* multiply-bound, 0.87 of ones: measured slower */
+    EXPECT(ACROSS_H100(129, 4096, 4000, 120) == 0);   /* 1.5 requests a row: blocks alone */
+    EXPECT(ACROSS_H100(176, 4096, 4000, 120) == 0 && ACROSS_H100(176, 4096, 3000, 120) == 192); /* 1.5; 2.25 */
+    EXPECT(ACROSS_H100(200, 8000, 1500, 120) == 0 && ACROSS_H100(200, 8000, 2000, 120) == 224); /* 1.5; 1.75 */
     EXPECT(ACROSS_H100(129, 2500, 3000, 120) == 0);   /* 64-row tiles two across already: 88 rows against 104 */
     EXPECT(ACROSS_H100(77, 5000, 3000, 120) == 0);    /* one tile across already */
     EXPECT(ACROSS_H100(200, 11008, 4000, 120) == 0);  /* 172 tiles: more than fit at once, in twos too */
