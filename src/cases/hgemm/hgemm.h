@@ -306,6 +306,14 @@ static inline double hgemm_dram_clocks(int n, double dram_bytes_per_clock)
     return n * 128.0 / dram_bytes_per_clock;
 }
 
+/* DRAM that brings this many bytes a clock an SM or more (an H200's 18.4,
+ * 4.8 TB/s over 132 SMs at 1.98 GHz; an H100's 12.8) keeps up with
+ * blocks that each stream their own copies: the 108-120 blocks of
+ * hgemm_swap_ab_tall_slices, and 64-row blocks alone at 1.5 requests a
+ * row (hgemm_swap_ab_pairs: 0.53-0.58 requests a clock an SM on an H200,
+ * 0.42-0.46 on an H100). */
+#define HGEMM_FAST_DRAM_BYTES_PER_SM 16.0
+
 /* A k-tile where all three overlap: `box_rows` copied, a rows x width
  * multiply and `dram` clocks of DRAM's delivery; the longest. */
 static inline double hgemm_k_tile_clocks(double box_rows, int ld, int rows, int width, double dram)
@@ -560,14 +568,39 @@ static inline int hgemm_swap_ab_multiply_width(int width, int rows, int cols, in
  * 192 x 11264 x 2000; slower at 176 x 10240 x 2000 (25.4-25.5 against
  * 23.7-23.9, 0.91 of cuBLAS), 160 x 11264 x 2000 (26.5 against 25.6-26.0),
  * 176 x 10240 x 3500 (36.2-36.4 against 35.3-35.4) and 130 x 3000 x 4000
- * (18.0-18.2 against 17.2-17.6). 1 where taken, else 0. */
+ * (18.0-18.2 against 17.2-17.6).
+ * On fast DRAM (HGEMM_FAST_DRAM_BYTES_PER_SM or more), 64-row tiles whose
+ * rows take 1.5 requests (K = 4000: two in every other row) go alone
+ * instead, where the blocks alone leave an eighth of the SMs or more idle:
+ * the H200's blocks alone brought their rows at 0.53-0.58 requests a clock
+ * an SM, the H100's at 0.42-0.46, and from 120 blocks (0.44 a clock an SM
+ * at most, some 50 a clock in all from the L2) they slowed again. H200,
+ * one call, two rounds, us, alone against the eights (2026-11-27):
+ *   130 x 3000 x 4000    14.8-14.9 against 17.6-17.7 (0.93 of cuBLAS, from 0.79)
+ *   160 x 2400 x 4000    14.6 against 17.6
+ *   150 x 2200 x 4000    14.5-14.6 against 17.6-17.7
+ *   170 x 2800 x 4000    15.7 against 17.5-17.6
+ *   177 x 3000 x 4000    16.1 against 17.6-17.7
+ *   190 x 3000 x 4000    16.4 against 17.9
+ *   135 x 3600 x 4000    16.9-17.0 against 17.8-17.9 (114 blocks alone)
+ *   145 x 3400 x 4000    17.4 against 17.9-18.0
+ *   190 x 3800 x 1500    11.1-11.3 against 11.6
+ * but at 120 blocks alone 19.6-19.7 against 18.2 at 185 x 3800 x 4000,
+ * 18.4-18.8 against 17.9-18.1 at 140 and 150 x 3800 x 4000. On the H100
+ * the eights won at 177, 200 and 250 x 3000 x 4000 (18.2-19.4 against
+ * 19.0-21.3 us) and lost by 2% at 130 x 3000 x 4000. 1 where taken, else 0. */
 #define HGEMM_EIGHTS_MAX_RATIO 0.7
-static inline int hgemm_swap_ab_pairs(int m, int n, int ld, int rows, int width, int splits, int cluster, int slots8)
+static inline int hgemm_swap_ab_pairs(int m, int n, int ld, int sms, int rows, int width, int splits, int cluster,
+                                      int slots8, double dram_bytes_per_clock)
 {
     if (cluster != 4 || slots8 < 8 || hgemm_swap_ab_tiles_across(m, width) != 2) return 0;
     int cols = hgemm_swap_ab_tile_cols(m, width);
     long long blocks = ((long long)(n + rows - 1) / rows + 3) / 4 * 4 * 2 * splits;
     if (blocks > slots8) return 0;
+    long long blocks_alone = (long long)(n + rows - 1) / rows * 2 * splits;
+    if (rows == 64 && hgemm_box_row_requests(ld) <= 1.5 && dram_bytes_per_clock / sms >= HGEMM_FAST_DRAM_BYTES_PER_SM &&
+        8 * blocks_alone <= 7LL * sms)
+        return 0;
     int multiply_width = hgemm_swap_ab_multiply_width(width, rows, cols, cluster), share = hgemm_cluster_share(cols, 4);
     return hgemm_k_tile_clocks(rows / 2 + share, ld, rows, multiply_width, 0) <
            HGEMM_EIGHTS_MAX_RATIO * hgemm_k_tile_clocks(rows + share, ld, rows, multiply_width, 0);
@@ -801,7 +834,7 @@ static inline int hgemm_swap_ab_sums_in_cluster(int m, int n, int rows, int widt
  * before each kernel): the slices' product 24.0 us, 43.6 MB from DRAM (1.8
  * TB/s), their sum 7.8-8.0 us more; the tiles two across 25.0 us, cuBLAS's
  * nvjet 128x72 22.4. So the slices take the place of two tiles across only
- * where DRAM brings HGEMM_TALL_SLICE_MIN_DRAM_BYTES a clock an SM or more
+ * where DRAM brings HGEMM_FAST_DRAM_BYTES_PER_SM a clock an SM or more
  * (`dram_bytes_per_clock`, the device's, over its SMs).
  * The tiles are 128 rows only where 64-row ones would pass a wave (more
  * than a quarter of the SMs' count of tiles), so the slices are 3, summed
@@ -812,12 +845,11 @@ static inline int hgemm_swap_ab_sums_in_cluster(int m, int n, int rows, int widt
  * at 150 x 5000 x 1024, 5 k-tiles a slice. Returns the slices, 1 where the
  * rule does not apply. */
 #define HGEMM_TALL_SLICE_MIN_K_TILES 16
-#define HGEMM_TALL_SLICE_MIN_DRAM_BYTES 16.0
 static inline int hgemm_swap_ab_tall_slices(int m, int n, int k, int sms, int rows, int width, int splits,
                                             int cluster, int pair, double dram_bytes_per_clock)
 {
     if (m <= 128 || rows != 128 || splits != 1 || cluster != 1 || pair != 1 ||
-        dram_bytes_per_clock / sms < HGEMM_TALL_SLICE_MIN_DRAM_BYTES ||
+        dram_bytes_per_clock / sms < HGEMM_FAST_DRAM_BYTES_PER_SM ||
         hgemm_swap_ab_tiles_across(m, width) != 2)
         return 1;
     long long tiles = (n + rows - 1) / rows;
@@ -869,7 +901,7 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
     int halves = hgemm_swap_ab_halves(m, n, ld, s.rows, s.width, s.splits, slots2, slots8);
     if (halves) s.width = 64, s.splits = 1, s.cluster = halves, s.pair = 2;
     s.width = hgemm_swap_ab_cluster_width(s.width, s.rows, hgemm_swap_ab_tile_cols(m, s.width), s.cluster);
-    if (hgemm_swap_ab_pairs(m, n, ld, s.rows, s.width, s.splits, s.cluster, slots8))
+    if (hgemm_swap_ab_pairs(m, n, ld, sms, s.rows, s.width, s.splits, s.cluster, slots8, dram_bytes_per_clock))
         s.pair = 2;
     s.cluster = hgemm_swap_ab_two_across_alone(m, s.width, s.cluster, s.pair);
     if (hgemm_swap_ab_tall_pairs(m, n, ld, sms, s.rows, s.width, s.splits, s.cluster, slots4, slots8,

@@ -341,8 +341,9 @@ static void test_swap_ab_across(void)
     EXPECT(hgemm_swap_ab_cluster_width(128, 128, 77, 4) == 128 && hgemm_swap_ab_cluster_width(64, 64, 40, 4) == 64);
     EXPECT(hgemm_swap_ab_cluster_width(192, 64, 160, 4) == 192); /* across A's rows */
     /* clusters of eight where A's rows take two tiles (128 blocks of eight resident; DRAM counts in neither) */
-#define PAIRS(m, n, k, rows, width, splits, cluster, slots8) \
-    hgemm_swap_ab_pairs(m, n, hgemm_ld(k), rows, width, splits, cluster, slots8)
+#define PAIRS_ON(bytes, m, n, k, rows, width, splits, cluster, slots8) \
+    hgemm_swap_ab_pairs(m, n, hgemm_ld(k), 132, rows, width, splits, cluster, slots8, (bytes) / 1.98)
+#define PAIRS(m, n, k, rows, width, splits, cluster, slots8) PAIRS_ON(3352.32, m, n, k, rows, width, splits, cluster, slots8)
     EXPECT(PAIRS(150, 3000, 3000, 64, 96, 1, 4, 128));    /* 51 box rows against 83: 0.62 */
     EXPECT(PAIRS(250, 5000, 3000, 128, 128, 1, 4, 128));  /* 96 against 160, the multiply 512 clocks */
     EXPECT(!PAIRS(250, 5000, 2000, 128, 128, 1, 4, 128)); /* 1.75 requests a row: 0.80, measured slower */
@@ -359,7 +360,13 @@ static void test_swap_ab_across(void)
      * difference between them and the fours: 588 against 1079 */
     EXPECT(PAIRS(150, 11008, 3000, 192, 128, 1, 4, 128));
     EXPECT(PAIRS(250, 7600, 3000, 128, 128, 1, 4, 128));
+    /* 64-row tiles at 1.5 requests a row: alone on fast DRAM (an H200's 18.4 bytes a clock an SM), where
+     * the blocks alone leave an eighth of the SMs idle (94 blocks; 114; 120 do not) */
+    EXPECT(PAIRS(130, 3000, 4000, 64, 72, 1, 4, 128) && !PAIRS_ON(4800.0, 130, 3000, 4000, 64, 72, 1, 4, 128));
+    EXPECT(!PAIRS_ON(4800.0, 135, 3600, 4000, 64, 72, 1, 4, 128) && PAIRS_ON(4800.0, 185, 3800, 4000, 64, 96, 1, 4, 128));
+    EXPECT(PAIRS_ON(4800.0, 150, 3000, 3000, 64, 96, 1, 4, 128)); /* 2.25 requests a row */
 #undef PAIRS
+#undef PAIRS_ON
     /* 192-row tiles in clusters of eight where 128-row fours do not fit (H100: 120 in fours, 120 in eights) */
 #define TALL_H100(m, n, k, cluster) \
     hgemm_swap_ab_tall_pairs(m, n, hgemm_ld(k), 132, 128, 128, 1, cluster, 120, 120, 3352.32 / 1.98)
