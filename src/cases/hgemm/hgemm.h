@@ -573,8 +573,8 @@ static inline int hgemm_swap_ab_multiply_width(int width, int rows, int cols, in
  * rows take 1.5 requests (K = 4000: two in every other row) go alone
  * instead, where the blocks alone leave an eighth of the SMs or more idle:
  * the H200's blocks alone brought their rows at 0.53-0.58 requests a clock
- * an SM, the H100's at 0.42-0.46, and from 120 blocks (0.44 a clock an SM
- * at most, some 50 a clock in all from the L2) they slowed again. H200,
+ * an SM, the H100's at 0.42-0.46, and from 120 blocks they slowed again
+ * (the L2 serves some 50 requests a clock in all: 0.42 a block at 120). H200,
  * one call, two rounds, us, alone against the eights (2026-11-27):
  *   130 x 3000 x 4000    14.8-14.9 against 17.6-17.7 (0.93 of cuBLAS, from 0.79)
  *   160 x 2400 x 4000    14.6 against 17.6

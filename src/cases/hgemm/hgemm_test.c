@@ -343,7 +343,8 @@ static void test_swap_ab_across(void)
     /* clusters of eight where A's rows take two tiles (128 blocks of eight resident; DRAM counts in neither) */
 #define PAIRS_ON(bytes, m, n, k, rows, width, splits, cluster, slots8) \
     hgemm_swap_ab_pairs(m, n, hgemm_ld(k), 132, rows, width, splits, cluster, slots8, (bytes) / 1.98)
-#define PAIRS(m, n, k, rows, width, splits, cluster, slots8) PAIRS_ON(3352.32, m, n, k, rows, width, splits, cluster, slots8)
+#define PAIRS(m, n, k, rows, width, splits, cluster, slots8) \
+    PAIRS_ON(3352.32, m, n, k, rows, width, splits, cluster, slots8)
     EXPECT(PAIRS(150, 3000, 3000, 64, 96, 1, 4, 128));    /* 51 box rows against 83: 0.62 */
     EXPECT(PAIRS(250, 5000, 3000, 128, 128, 1, 4, 128));  /* 96 against 160, the multiply 512 clocks */
     EXPECT(!PAIRS(250, 5000, 2000, 128, 128, 1, 4, 128)); /* 1.75 requests a row: 0.80, measured slower */
@@ -363,7 +364,8 @@ static void test_swap_ab_across(void)
     /* 64-row tiles at 1.5 requests a row: alone on fast DRAM (an H200's 18.4 bytes a clock an SM), where
      * the blocks alone leave an eighth of the SMs idle (94 blocks; 114; 120 do not) */
     EXPECT(PAIRS(130, 3000, 4000, 64, 72, 1, 4, 128) && !PAIRS_ON(4800.0, 130, 3000, 4000, 64, 72, 1, 4, 128));
-    EXPECT(!PAIRS_ON(4800.0, 135, 3600, 4000, 64, 72, 1, 4, 128) && PAIRS_ON(4800.0, 185, 3800, 4000, 64, 96, 1, 4, 128));
+    EXPECT(!PAIRS_ON(4800.0, 135, 3600, 4000, 64, 72, 1, 4, 128));
+    EXPECT(PAIRS_ON(4800.0, 185, 3800, 4000, 64, 96, 1, 4, 128));
     EXPECT(PAIRS_ON(4800.0, 150, 3000, 3000, 64, 96, 1, 4, 128)); /* 2.25 requests a row */
 #undef PAIRS
 #undef PAIRS_ON
