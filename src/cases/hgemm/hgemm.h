@@ -313,6 +313,10 @@ static inline double hgemm_dram_clocks(int n, double dram_bytes_per_clock)
  * row (hgemm_swap_ab_pairs: 0.53-0.58 requests a clock an SM on an H200,
  * 0.42-0.46 on an H100). */
 #define HGEMM_FAST_DRAM_BYTES_PER_SM 16.0
+static inline int hgemm_fast_dram(double dram_bytes_per_clock, int sms)
+{
+    return dram_bytes_per_clock / sms >= HGEMM_FAST_DRAM_BYTES_PER_SM;
+}
 
 /* A k-tile where all three overlap: `box_rows` copied, a rows x width
  * multiply and `dram` clocks of DRAM's delivery; the longest. */
@@ -598,7 +602,7 @@ static inline int hgemm_swap_ab_pairs(int m, int n, int ld, int sms, int rows, i
     long long blocks = ((long long)(n + rows - 1) / rows + 3) / 4 * 4 * 2 * splits;
     if (blocks > slots8) return 0;
     long long blocks_alone = (long long)(n + rows - 1) / rows * 2 * splits;
-    if (rows == 64 && hgemm_box_row_requests(ld) <= 1.5 && dram_bytes_per_clock / sms >= HGEMM_FAST_DRAM_BYTES_PER_SM &&
+    if (rows == 64 && hgemm_box_row_requests(ld) <= 1.5 && hgemm_fast_dram(dram_bytes_per_clock, sms) &&
         8 * blocks_alone <= 7LL * sms)
         return 0;
     int multiply_width = hgemm_swap_ab_multiply_width(width, rows, cols, cluster), share = hgemm_cluster_share(cols, 4);
@@ -849,7 +853,7 @@ static inline int hgemm_swap_ab_tall_slices(int m, int n, int k, int sms, int ro
                                             int cluster, int pair, double dram_bytes_per_clock)
 {
     if (m <= 128 || rows != 128 || splits != 1 || cluster != 1 || pair != 1 ||
-        dram_bytes_per_clock / sms < HGEMM_FAST_DRAM_BYTES_PER_SM ||
+        !hgemm_fast_dram(dram_bytes_per_clock, sms) ||
         hgemm_swap_ab_tiles_across(m, width) != 2)
         return 1;
     long long tiles = (n + rows - 1) / rows;
