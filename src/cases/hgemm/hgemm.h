@@ -575,7 +575,8 @@ static inline int hgemm_swap_ab_multiply_width(int width, int rows, int cols, in
  * (18.0-18.2 against 17.2-17.6).
  * On fast DRAM (HGEMM_FAST_DRAM_BYTES_PER_SM or more), 64-row tiles whose
  * rows take 1.5 requests (K = 4000: two in every other row) go alone
- * instead, where the blocks alone leave an eighth of the SMs or more idle:
+ * instead, where the blocks alone leave a fifth of the SMs or more idle
+ * (an eighth first, below):
  * the H200's blocks alone brought their rows at 0.53-0.58 requests a clock
  * an SM, the H100's at 0.42-0.46, and from 120 blocks they slowed again
  * (the L2 serves some 50 requests a clock in all: 0.42 a block at 120). H200,
@@ -592,7 +593,18 @@ static inline int hgemm_swap_ab_multiply_width(int width, int rows, int cols, in
  * but at 120 blocks alone 19.6-19.7 against 18.2 at 185 x 3800 x 4000,
  * 18.4-18.8 against 17.9-18.1 at 140 and 150 x 3800 x 4000. On the H100
  * the eights won at 177, 200 and 250 x 3000 x 4000 (18.2-19.4 against
- * 19.0-21.3 us) and lost by 2% at 130 x 3000 x 4000. 1 where taken, else 0. */
+ * 19.0-21.3 us) and lost by 2% at 130 x 3000 x 4000. Since the producer
+ * polls with its whole warp (warp_specialized_kernel), the eights are
+ * faster at these shapes, and the blocks alone keep the lead only up to a
+ * fifth of the SMs idle. H200, one call, two rounds, us, alone against
+ * the eights (2026-11-27):
+ *   130 x 3000 x 4000    14.6-14.8 against 16.1-16.2   (94 blocks alone)
+ *   150 x 2200 x 4000    14.4-14.5 against 16.1-16.2   (70)
+ *   150 x 3200 x 4000    16.1-16.3 against 16.4        (100)
+ *   145 x 3400 x 4000    17.0-17.3 against 16.4        (108)
+ *   140 x 3500 x 4000    16.8-17.1 against 16.4        (110)
+ *   135 x 3600 x 4000    16.6-16.8 against 16.4-16.5   (114)
+ * 1 where taken, else 0. */
 #define HGEMM_EIGHTS_MAX_RATIO 0.7
 static inline int hgemm_swap_ab_pairs(int m, int n, int ld, int sms, int rows, int width, int splits, int cluster,
                                       int slots8, double dram_bytes_per_clock)
@@ -603,7 +615,7 @@ static inline int hgemm_swap_ab_pairs(int m, int n, int ld, int sms, int rows, i
     if (blocks > slots8) return 0;
     long long blocks_alone = (long long)(n + rows - 1) / rows * 2 * splits;
     if (rows == 64 && hgemm_box_row_requests(ld) <= 1.5 && hgemm_fast_dram(dram_bytes_per_clock, sms) &&
-        8 * blocks_alone <= 7LL * sms)
+        5 * blocks_alone <= 4LL * sms)
         return 0;
     int multiply_width = hgemm_swap_ab_multiply_width(width, rows, cols, cluster), share = hgemm_cluster_share(cols, 4);
     return hgemm_k_tile_clocks(rows / 2 + share, ld, rows, multiply_width, 0) <

@@ -280,6 +280,20 @@ __device__ __forceinline__ uint32_t cluster_rank()
     return rank;
 }
 
+/* True in one lane of the calling warp, all of whose lanes must call it:
+ * the compiler then knows that what it guards runs once a warp, and issues
+ * a copy from uniform registers without a loop over the active lanes. */
+__device__ __forceinline__ bool elect_one_lane()
+{
+#if __CUDA_ARCH__ >= 900
+    uint32_t elected;
+    asm volatile("{\n .reg .pred p;\n elect.sync _|p, 0xffffffff;\n selp.u32 %0, 1, 0, p;\n}\n" : "=r"(elected));
+    return elected != 0;
+#else
+    return threadIdx.x % 32 == 0;
+#endif
+}
+
 /* Every thread of the cluster waits for all the others (so a kernel brings
  * every thread here, idle ones included): before the first copy or arrival
  * that names a peer's barrier (it must be initialized), and before a block
