@@ -594,10 +594,24 @@ static inline int hgemm_swap_ab_multiply_width(int width, int rows, int cols, in
  * 18.4-18.8 against 17.9-18.1 at 140 and 150 x 3800 x 4000. On the H100
  * the eights won at 177, 200 and 250 x 3000 x 4000 (18.2-19.4 against
  * 19.0-21.3 us) and lost by 2% at 130 x 3000 x 4000. Since the producer
- * polls with its whole warp (warp_specialized_kernel), the eights are
+ * waits with its whole warp (warp_specialized_kernel), the eights are
  * faster at these shapes, and the blocks alone keep the lead only up to a
- * fifth of the SMs idle. H200, one call, two rounds, us, alone against
- * the eights (2026-11-27):
+ * fifth of the SMs idle. The producer's warp against its thread 0, one
+ * call a card, two or three rounds, us (2026-11-27):
+ *                        H200                          H100
+ *   150 x 3800 x 4000    16.6-16.9 against 17.9-18.1   19.5-19.8 against 19.3-19.6
+ *   140 x 3800 x 4000    16.4-16.7 against 17.6-17.9
+ *   160 x 3000 x 6000    20.2-20.4 against 22.6-22.9   22.2-22.4 against 23.1-23.5
+ *   130 x 3000 x 4000    (alone)                       17.5-17.7 against 17.9-18.2
+ *   240 x 3800 x 2000    13.5 against 13.4-13.6        14.5-14.8 against 14.7-14.9
+ *   88 x 3001 x 3000     14.3-14.5 against 14.8-15.0
+ *   150 x 3000 x 3000    15.6-15.8 against 15.1-15.4   16.0-16.3 against 15.5-15.7
+ *   200 x 3000 x 3000    17.1-17.3 against 16.5-16.9   17.5-17.7 against 17.1-17.4
+ *   77 x 5000 x 3000     15.5-15.7 against 15.3-15.6   18.9-19.1 against 18.6-18.8
+ *   200 x 8000 x 2000    20.9-21.0 against 20.7-20.9   22.7-23.2 against 22.4-22.9
+ *   100 x 3072 x 8192    21.5-22.3 against 21.2-21.8   26.8-27.6 against 26.3-27.3
+ * and within 1.5% at 16 other shapes and at 4096^3, 6144^3 and 8192^3
+ * (persistent_multicast). Alone against the eights, H200:
  *   130 x 3000 x 4000    14.6-14.8 against 16.1-16.2   (94 blocks alone)
  *   150 x 2200 x 4000    14.4-14.5 against 16.1-16.2   (70)
  *   150 x 3200 x 4000    16.1-16.3 against 16.4        (100)

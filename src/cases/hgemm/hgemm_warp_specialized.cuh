@@ -403,14 +403,26 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
         uint16_t same_row_mask = (uint16_t)(((1 << BLOCKS) - 1) / ((1 << CLUSTER) - 1) << rank_m);
         /* Warp 0 walks the items as one: every lane waits for a free
          * stage, and one lane copies into it. Waited on by thread 0 alone
-         * (the rest of the warp parked until the end), a freed stage was
-         * seen late: at 64 x 80 tiles in clusters of 4 x 2 (Nsight Compute,
-         * H200, 150 x 3800 x 4000) the consumers waited for their bytes
-         * 218 samples of 472, 82 of 465 now; the kernel 16.2 against 14.9
-         * us. Thread 0 waiting, the rest of the warp with it at a
-         * __syncwarp, was no better than before (18.2 us). A whole warp also
-         * keeps the counts and coordinates in uniform registers: the copies
-         * issue without a loop over the active lanes. */
+         * (the rest of the warp parked until the end), as before, a freed
+         * stage was seen late: at 64 x 80 tiles in clusters of 4 x 2
+         * (Nsight Compute, H200, 150 x 3800 x 4000) the consumers waited
+         * for their bytes 218 samples of 472, 82 of 465 now, and the kernel
+         * took 16.2 us against 14.9. A whole warp also keeps the counts and
+         * coordinates in uniform registers, and the copies issue without a
+         * loop over the active lanes (cuBLAS's producer is written so).
+         * hgemm_swap_ab_pairs has the timings: 7-11% faster at K = 4000 and
+         * 6000 on the H200, 2-5% on the H100; but 1.5-4% slower at K = 3000
+         * (2.25 requests a box row) on both, where Nsight Compute finds the
+         * SMs busy as long as before and the kernel 0.4 us longer (150 x
+         * 3000 x 3000, H200). Tried, not kept (H200 unless named, us, at
+         * 150 x 3800 x 4000 / 150 x 3000 x 3000): thread 0 waiting inside
+         * the warp's loop, the other lanes at a __syncwarp, 18.2 / 15.4
+         * (thread 0 alone 18.0 / 15.2, the warp 16.7 / 15.7); the waits
+         * with a suspend-time hint (NANOSLEEP.SYNCS, as cuBLAS's), level
+         * with each form (H100); and both forms in one kernel, thread 0
+         * where rows take more than two requests: the thread's form then
+         * took 17.5 at 150 x 3000 x 3000, the compiler no longer keeping
+         * either form's values uniform. */
         if (__shfl_sync(0xffffffffu, threadIdx.x / 32, 0) == 0) {
             for (int item = first; item < items; item += step) {
                 ws_item work = ws_item_of<SUM_IN_CLUSTER>(item, units, whole, splits);
