@@ -533,8 +533,8 @@ static inline int hgemm_swap_ab_multiply_width(int width, int rows, int cols, in
  * H100, against the fours: 16.5 against 21.9 us at 150 x 3000 x 3000
  * (estimate 0.64), 25.3 against 27.3 at 250 x 5000 x 3000 (0.63), but
  * 20.1 against 19.7 at 250 x 5000 x 2000 (0.80: 1.75 requests a row, and
- * the multiply the longer). The
- * multiply counts at the width the tile runs (hgemm_swap_ab_multiply_width:
+ * the multiply the longer). The multiply counts at the width the tile
+ * runs (hgemm_swap_ab_multiply_width:
  * 192-row tiles 96 wide where A's rows in two tiles need no more), as
  * cuBLAS's nvjet 192x80 4x2 does at 150 x 11008 x 3000 (counted 128
  * wide, the estimate there had been 0.71). One call a card, two rounds,
@@ -576,11 +576,11 @@ static inline int hgemm_swap_ab_multiply_width(int width, int rows, int cols, in
  * On fast DRAM (HGEMM_FAST_DRAM_BYTES_PER_SM or more), 64-row tiles whose
  * rows take 1.5 requests (K = 4000: two in every other row) go alone
  * instead, where the blocks alone leave a fifth of the SMs or more idle
- * (an eighth first, below):
- * the H200's blocks alone brought their rows at 0.53-0.58 requests a clock
- * an SM, the H100's at 0.42-0.46, and from 120 blocks they slowed again
- * (the L2 serves some 50 requests a clock in all: 0.42 a block at 120). H200,
- * one call, two rounds, us, alone against the eights (2026-11-27):
+ * (an eighth first, with the figures that follow): the H200's blocks
+ * alone brought their rows at 0.53-0.58 requests a clock an SM, the
+ * H100's at 0.42-0.46, and from 120 blocks they slowed again (the L2
+ * serves some 50 requests a clock in all: 0.42 a block at 120). H200, one
+ * call, two rounds, us, alone against the eights (2026-11-27):
  *   130 x 3000 x 4000    14.8-14.9 against 17.6-17.7 (0.93 of cuBLAS, from 0.79)
  *   160 x 2400 x 4000    14.6 against 17.6
  *   150 x 2200 x 4000    14.5-14.6 against 17.6-17.7

@@ -206,10 +206,11 @@ __device__ __forceinline__ void wgmma_sum_slices_in_cluster(uint32_t ring, int c
 /* Rung 7: the roles split. Warpgroup 0 produces: its first warp waits for
  * a free stage (the stage's "empty" mbarrier) and one of its lanes issues
  * the copies (a single thread did both at first: the producer's loop
- * says why the warp); it gives its registers back (setmaxnreg to 40). Warpgroups 1 and 2
- * consume, each 64 rows of the 128 x BN block tile, with up to 232
- * registers; each keeps one k-tile of wgmma in flight (wait_group 1) and
- * releases a stage as soon as the multiply that read it is done. Loads,
+ * says why the warp); it gives its registers back (setmaxnreg to 40).
+ * Warpgroups 1 and 2 consume, each 64 rows of the 128 x BN block tile,
+ * with up to 232 registers; each keeps one k-tile of wgmma in flight
+ * (wait_group 1) and releases a stage as soon as the multiply that read
+ * it is done. Loads,
  * multiplies of the two consumers and the release no longer wait for one
  * another, and the ring is deeper (6 stages at 128 x 128). (CONSUMERS = 1,
  * one consumer on a 64 x BN tile, serves swap_ab's short tiles.)
