@@ -887,6 +887,75 @@ static inline int hgemm_swap_ab_tall_slices(int m, int n, int k, int sms, int ro
     return (k + 63) / 64 / slices >= HGEMM_TALL_SLICE_MIN_K_TILES ? slices : 1;
 }
 
+/* swap_ab's 128-row tiles two across A's rows (M 129 to 240) multiply
+ * as wide as their half of A's rows, rounded up to wgmma's step of 8 (88
+ * at M = 176, 104 at 200), where they make one wave and 64-row tiles two
+ * across would pass one (N from 4225 to 8448 on 132 SMs), K is at most
+ * HGEMM_NARROW_TWO_ACROSS_MAX_K_TILES k-tiles and rows take 2 requests or
+ * fewer (K = 1500, 2000, 4000; not 2500 or 3000): in place of the 64-row
+ * tiles across all of A's rows (hgemm_swap_ab_across), the 192-row eights
+ * (hgemm_swap_ab_tall_pairs) and the 128-row tiles 96 or 128 wide. They
+ * run alone, or, where DRAM is fast and the blocks alone would leave less
+ * than a fifth of the SMs idle (hgemm_swap_ab_pairs' measure), as a pair
+ * of blocks side by side across A's rows that share B's tile (cuBLAS's
+ * nvjet 128x104 1x2 at 200 x 8000 x 2000, H200); where those pairs do not
+ * fit at once (`slots2`), and where hgemm_swap_ab_tall_slices cuts the
+ * tiles into slices, the rules above keep the shape. Forced in a scratch
+ * build, one call a card, two rounds, us (ratio to cuBLAS), against the
+ * rules' tiles (2026-11-27):
+ *                        H200: rules / alone / pair        H100: rules / alone / pair
+ *   200 x 8000 x 2000    21.2 (0.80) / 18.7 / 18.3 (0.92)  22.5 (0.85) / 20.2 (0.95) / 21.5
+ *   176 x 8000 x 2000    19.8 (0.82) / 18.5 / 17.9 (0.91)  21.3 (0.88) / 20.5 (0.91) / 20.7
+ *   176 x 8400 x 2000    20.1 (0.83) / 18.7 / 18.2 (0.92)  22.1 (0.88) / 20.6 (0.94) / 21.4
+ *   200 x 6000 x 2000    18.0 (0.85) / 16.0 (0.96) / 16.6  19.6 (0.85) / 17.9 (0.93) / 18.9
+ *   160 x 6000 x 2000    16.4 (0.85) / 14.8 (0.94) / 15.8  18.4 (0.86) / 18.0 (0.88) / 18.4
+ *   200 x 8000 x 4000    27.6 (0.92) / 27.3 / 26.5 (0.96)  32.0 (0.96) / 31.5 (0.97) / 32.8
+ * At K = 6000 the rules' tiles kept the lead but at one shape of four:
+ *   200 x 7000 x 6000    35.1 (0.88) / 38.4 / 35.7         44.5 (0.85) / 42.9 / 42.7 (0.89)
+ *   160 x 6000 x 6000    30.6 (0.88) / 30.9 / 30.4         36.4 (0.92) / 39.8 / 38.3
+ * and past a wave (176 x 10240 x 2000: 0.89-0.90 against 0.72-0.78).
+ * Where rows take 2.25 requests, the pair beat the 64-row tiles across A's
+ * rows in twos (200 x 8000 x 3000: 27.5 against 29.1, H200; 30.3 against
+ * 30.7, H100), but with this rule the 64-row tiles across A's rows in
+ * fours and the 128-row eights beat the pair by 10-18%: H200, one call,
+ * two rounds, us, the pair against the rules' tiles (2026-11-27):
+ *   177 x 6000 x 3000    24.4 against 21.7-21.8 (64 x 192 in fours)
+ *   200 x 6000 x 3000    25.8-25.9 against 23.4 (64 x 224 in fours)
+ *   200 x 7000 x 2500    24.1 against 21.6-21.7
+ *   135 x 6000 x 3000    22.1-22.5 against 19.7-19.8
+ *   230 x 6000 x 3000    28.0-28.1 against 23.7-23.8 (128 x 128 in eights)
+ *   160 x 5000 x 3000    19.9-20.0 against 20.1
+ * In the same call, this rule against the build before, at 2 requests a
+ * row or fewer:
+ *   200 x 8000 x 2000    18.5-18.9 against 21.2-21.3 (a pair)
+ *   176 x 8000 x 2000    18.0-18.4 against 19.9
+ *   176 x 8400 x 2000    18.2-18.3 against 20.4
+ *   140 x 8000 x 2000    17.1-17.2 against 18.8
+ *   240 x 8000 x 2000    19.8-20.0 against 20.3-20.4
+ *   200 x 6000 x 2000    16.0-16.2 against 17.8-17.9 (alone)
+ *   160 x 6000 x 2000    14.4-14.6 against 16.3-16.4
+ *   150 x 5200 x 1500    12.2-12.3 against 13.2
+ *   200 x 6144 x 4096    23.7-23.8 against 27.3-27.4
+ *   200 x 6000 x 4000    23.6 against 27.1
+ *   200 x 8000 x 4000    26.9 against 27.7-27.8 (a pair)
+ *   160 x 8000 x 4000    25.5-25.7 against 26.2-26.8
+ * level at 180 x 7000 x 3500, 200 x 8000 x 1024 and 160 x 8192 x 4096,
+ * slower at 192 x 8192 x 1500 (15.4-15.5 against 14.9-15.2).
+ * Returns 2 for the pair, 1 for the blocks alone, 0 where not taken. */
+#define HGEMM_NARROW_TWO_ACROSS_MAX_K_TILES 64
+static inline int hgemm_swap_ab_narrow_two_across(int m, int n, int k, int ld, int sms, int slots2,
+                                              double dram_bytes_per_clock)
+{
+    int width = hgemm_round_up((m + 1) / 2, 8);
+    if (m <= 128 || width >= 128 || (k + 63) / 64 > HGEMM_NARROW_TWO_ACROSS_MAX_K_TILES) return 0;
+    if (hgemm_box_row_requests(ld) > 2) return 0;
+    long long blocks = (n + 127) / 128 * 2;
+    if (hgemm_swap_ab_rows(m, n, sms) != 128 || blocks > sms) return 0;
+    if (hgemm_swap_ab_tall_slices(m, n, k, sms, 128, width, 1, 1, 1, dram_bytes_per_clock) > 1) return 0;
+    if (!hgemm_fast_dram(dram_bytes_per_clock, sms) || 5 * blocks <= 4LL * sms) return 1;
+    return blocks <= slots2 ? 2 : 0;
+}
+
 /* swap_ab's tiles: rows of B a tile, wgmma width, slices of K, blocks a
  * cluster along B's rows that share A's tile (1, 2 or 4), tile columns
  * side by side in the cluster that share B's tile (1 or 2): a cluster is
@@ -907,7 +976,9 @@ typedef struct hgemm_swap_ab_shape {
  * fill no more (hgemm_swap_ab_cluster_width); then clusters of eight
  * (hgemm_swap_ab_pairs), two tiles across A's rows alone where not in
  * eights (hgemm_swap_ab_two_across_alone), and 192-row eights where
- * 128-row fours do not fit (hgemm_swap_ab_tall_pairs); 128- and 192-row
+ * 128-row fours do not fit (hgemm_swap_ab_tall_pairs), and 128-row tiles
+ * two across A's rows as wide as their half of them, alone or as a pair,
+ * in one wave at K up to 4096 (hgemm_swap_ab_narrow_two_across); 128- and 192-row
  * tiles 96 wide where that holds A's rows (hgemm_swap_ab_multiply_width);
  * last, 64-row tiles as wide as their rows of A past 64
  * (hgemm_swap_ab_short_width) and 128-row tiles across all of them, 192
@@ -937,6 +1008,8 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
     if (hgemm_swap_ab_tall_pairs(m, n, ld, sms, s.rows, s.width, s.splits, s.cluster, slots4, slots8,
                                  dram_bytes_per_clock))
         s.rows = 192, s.splits = 1, s.cluster = 4, s.pair = 2;
+    int narrow = hgemm_swap_ab_narrow_two_across(m, n, k, ld, sms, slots2, dram_bytes_per_clock);
+    if (narrow) s.rows = 128, s.width = hgemm_round_up((m + 1) / 2, 8), s.splits = 1, s.cluster = 1, s.pair = narrow;
     s.width = hgemm_swap_ab_multiply_width(s.width, s.rows, hgemm_swap_ab_tile_cols(m, s.width), s.cluster);
     s.width = hgemm_swap_ab_short_width(s.width, s.rows, hgemm_swap_ab_tile_cols(m, s.width), s.splits, s.cluster);
     s.rows = hgemm_swap_ab_tall_rows(m, n, sms, s.rows, s.width);
@@ -953,8 +1026,10 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
 
 /* The forms a swap_ab tile runs in: blocks alone, clusters of two or four
  * along B's rows (sharing A's tile), eights (fours side by side with the
- * next tile across A's rows, sharing B's), and a pair alone (two 64-wide
- * tiles across A's rows sharing B's, hgemm_swap_ab_halves). */
+ * next tile across A's rows, sharing B's), and a pair alone (two tiles
+ * across A's rows sharing B's: 64-row ones 64 wide, hgemm_swap_ab_halves;
+ * 128-row ones as wide as their rows of A,
+ * hgemm_swap_ab_narrow_two_across). */
 #define HGEMM_SWAP_ONES 1
 #define HGEMM_SWAP_TWOS 2
 #define HGEMM_SWAP_FOURS 4
@@ -968,7 +1043,8 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
  * or 72 to 128 wide in steps of 8 (hgemm_swap_ab_short_width), 192 and
  * 224 across A's rows (hgemm_swap_ab_across); 128- and 192-row tiles 96
  * or 128 wide, in clusters only where one tile holds A's rows or in
- * eights (hgemm_swap_ab_two_across_alone); 128-row tiles 144 to 256 wide
+ * eights (hgemm_swap_ab_two_across_alone); 128-row tiles 72 to 120 wide
+ * alone or as a pair (hgemm_swap_ab_narrow_two_across), 144 to 256 wide
  * in steps of 16, 192-row ones to 192 (hgemm_swap_ab_tall_width). */
 #define HGEMM_SWAP_STEP_WIDTH(width, step, from, to) ((width) % (step) == 0 && (width) >= (from) && (width) <= (to))
 #define HGEMM_SWAP_AB_FORMS(rows, width)                                                                              \
@@ -977,7 +1053,7 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
                         : HGEMM_SWAP_STEP_WIDTH(width, 8, 72, 128) ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS | HGEMM_SWAP_EIGHTS \
                                                                 : 0)                                                  \
      : (rows) == 128 ? ((width) == 64    ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS                                         \
-                        : (width) == 96  ? HGEMM_SWAP_ONES                                                            \
+                        : HGEMM_SWAP_STEP_WIDTH(width, 8, 72, 120) ? HGEMM_SWAP_ONES | HGEMM_SWAP_PAIR                \
                         : (width) == 128 ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS | HGEMM_SWAP_EIGHTS                     \
                         : HGEMM_SWAP_STEP_WIDTH(width, 16, 144, 256) ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS             \
                                                                 : 0)                                                  \

@@ -33,9 +33,9 @@ int main(int argc, char **argv)
      * slices summed in their clusters of two, C's 16983 floats being no
      * multiple of 4 at 17 x 999; 104 wide at 100 in fours) and, where N is large
      * (8500), in 128-row ones (64 wide at 20; 128 wide at 100); 200 x
-     * 8400 in 128-row tiles, two of 100 rows, 128 wide (rows on the grid
-     * at K = 64, else 64-row tiles across A's rows, 224 wide, in clusters
-     * of two). */
+     * 8400 in 128-row tiles, two of 100 rows, 128 wide on an H200, 104 on
+     * an H100 (rows on the grid at K = 64), else 192-row tiles in eights
+     * (K = 70). */
     const char *sizes[] = {"256x256x256", "129x257x95",  "1x256x256",   "256x1x256",  "130x300x1",
                            "16x300x95",   "300x7x1003",  "200x136x4000", "40x1000x700", "17x999x700",
                            "100x300x129", "20x8500x70",  "100x8500x70", "200x8400x70", "200x8400x64",
@@ -43,9 +43,14 @@ int main(int argc, char **argv)
                             * two tiles of 69), 128 wide (of 100); 128-row tiles 96
                             * wide, alone (one tile of 90) */
                            "137x8500x100", "200x8500x64", "90x8364x64",
-                           /* on the grid, 128-row tiles two across A's rows, 96 wide
-                            * (two of 67, 122 tiles, N odd) */
-                           "133x7777x128",
+                           /* 128-row tiles two across A's rows as wide as their rows
+                            * of A, 72 to 120 (two of 67 rows at 133, N odd), alone
+                            * (all on an H100, where N is at most 6656 on an H200)
+                            * and as a pair (on an H200 past 6656): 112 wide with 10
+                            * k-tiles through its 7-stage ring */
+                           "133x7777x128", "129x7001x64", "151x5001x64", "155x7001x80", "169x4501x64",
+                           "161x8000x96", "185x7001x112", "201x5003x64", "199x7001x80", "209x7001x624",
+                           "219x6001x64", "239x6999x64",
                            /* persistent_multicast's TMA stores: 11 tile rows (the last
                             * cluster's second block wholly past M) by 22 tile columns,
                             * the last 4 wide, 2 rounds of 132 blocks */
@@ -81,11 +86,11 @@ int main(int argc, char **argv)
                             * 64 wide in eights; a pair alone 64 wide on an H200
                             * (72 wide in fours, whole, on an H100) */
                            "100x3000x515", "66x4000x515",
-                           /* and in 64-row tiles across A's rows, 192 wide (8
+                           /* and in 64-row tiles across A's rows, 192 wide (9
                             * k-tiles: the 7-stage ring wraps) and 224 wide (7
                             * k-tiles, 6 stages; the last tile 25 rows, the last
                             * cluster 2 blocks past N) */
-                           "160x4000x66", "177x4999x493", "209x7001x403",
+                           "160x4000x66", "177x4999x515", "209x7001x403",
                            /* 64-row tiles as wide as their rows of A: 72 and 112
                             * wide alone, 88 in fours, 120 in eights (above: 72 and
                             * 80 in eights, 104 in fours and eights) */

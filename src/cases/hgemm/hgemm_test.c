@@ -394,6 +394,22 @@ static void test_swap_ab_across(void)
     EXPECT(hgemm_swap_ab_halves(100, 8000, hgemm_ld(3000), 128, 128, 2, 132, 120) == 0); /* 128-row tiles */
     EXPECT(hgemm_swap_ab_halves(100, 3000, hgemm_ld(515), 64, 128, 2, 132, 120) == 4);  /* the GPU test's sizes */
     EXPECT(hgemm_swap_ab_halves(66, 4000, hgemm_ld(515), 64, 128, 2, 132, 120) == 1);
+    /* 128-row tiles two across A's rows as wide as their half of A's rows: 2 a pair, 1 alone, 0 not taken */
+#define NARROW(dram_gbps, m, n, k, slots2) \
+    hgemm_swap_ab_narrow_two_across(m, n, k, hgemm_ld(k), 132, slots2, (dram_gbps) / 1.98)
+    EXPECT(NARROW(4800.0, 200, 8400, 2000, 132) == 2); /* 132 blocks, 1.75 requests, fast DRAM */
+    EXPECT(NARROW(4800.0, 200, 8400, 2000, 130) == 0); /* pairs that do not fit: the rules' tiles */
+    EXPECT(NARROW(3352.32, 200, 8400, 2000, 130) == 1); /* alone on the H100's DRAM */
+    EXPECT(NARROW(4800.0, 200, 8400, 3000, 132) == 0 && NARROW(4800.0, 200, 8400, 1500, 132) == 2); /* 2.25, 1.5 */
+    EXPECT(NARROW(3352.32, 160, 8000, 6000, 132) == 0); /* 94 k-tiles (1.75 requests) */
+    EXPECT(NARROW(4800.0, 200, 6656, 4096, 132) == 1 && NARROW(4800.0, 200, 6657, 4096, 132) == 2); /* 104, 106 blocks */
+    EXPECT(NARROW(4800.0, 200, 8000, 4096, 132) == 2 && NARROW(4800.0, 200, 8000, 4097, 132) == 0); /* 64 k-tiles */
+    EXPECT(NARROW(3352.32, 129, 8000, 2000, 132) == 1 && NARROW(3352.32, 128, 8000, 2000, 132) == 0); /* M from 129 */
+    EXPECT(NARROW(3352.32, 240, 8000, 2000, 132) == 1 && NARROW(3352.32, 241, 8000, 2000, 132) == 0); /* 120 wide */
+    EXPECT(NARROW(3352.32, 200, 4224, 2000, 132) == 0 && NARROW(3352.32, 200, 4225, 2000, 132) == 1); /* 64-row wave */
+    EXPECT(NARROW(3352.32, 200, 8448, 2000, 132) == 1 && NARROW(3352.32, 200, 8449, 2000, 132) == 0); /* one wave */
+    EXPECT(NARROW(4800.0, 130, 4608, 4096, 132) == 0 && NARROW(3352.32, 130, 4608, 4096, 132) == 1); /* in slices */
+#undef NARROW
     /* all of swap_ab's rules in their order (H100: 120 blocks in fours and in eights) */
 #define SHAPE(dram_gbps, m, n, k, r, w, s, c, p)                                                                   \
     do {                                                                                                           \
@@ -406,6 +422,10 @@ static void test_swap_ab_across(void)
 #define SHAPE_H100(...) SHAPE(3352.32, __VA_ARGS__)
     SHAPE_H100(150, 3000, 3000, 64, 80, 1, 4, 2);   /* two tiles of 75 across A in eights, 80 wide */
     SHAPE_H100(160, 8000, 3000, 64, 192, 1, 2, 1);  /* fours would not fit: one tile across A, in twos */
+    SHAPE_H100(200, 8000, 2000, 128, 104, 1, 1, 1); /* two of 100, 104 wide: alone at 1.75 requests on the H100 */
+    SHAPE(4800.0, 200, 8000, 2000, 128, 104, 1, 1, 2); /* a pair on the H200: 126 blocks alone past 105 */
+    SHAPE(4800.0, 200, 6000, 2000, 128, 104, 1, 1, 1); /* 94 alone */
+    SHAPE(4800.0, 200, 8400, 2000, 128, 104, 1, 1, 2); /* 132 blocks in pairs on 132 slots */
     SHAPE_H100(250, 8000, 3000, 192, 128, 1, 4, 2); /* past 224 rows: 192-row tiles in eights */
     SHAPE_H100(160, 5000, 3000, 64, 192, 1, 4, 1);  /* one tile across A's rows */
     SHAPE_H100(77, 5000, 3000, 64, 80, 1, 4, 1);    /* fours' shares of 20: 80 wide */
@@ -432,7 +452,7 @@ static void test_swap_ab_across(void)
     SHAPE_H100(100, 4096, 4096, 64, 104, 1, 1, 1);  /* 64-row tiles alone, 100 rows: 104 wide */
     SHAPE_H100(200, 8192, 8192, 128, 128, 1, 1, 1); /* two tiles of 100: 128 wide */
     SHAPE_H100(220, 11008, 4096, 192, 128, 1, 1, 1); /* 116 blocks, tiles of 110 */
-    SHAPE_H100(130, 4608, 4096, 128, 96, 1, 1, 1); /* not one across in slices: the H100's DRAM */
+    SHAPE_H100(130, 4608, 4096, 128, 72, 1, 1, 1); /* not one across in slices: the H100's DRAM */
     SHAPE_H100(160, 9216, 4000, 192, 96, 1, 1, 1);  /* off the grid: alone, not in fours */
     SHAPE_H100(178, 8453, 66, 192, 96, 1, 4, 2);    /* 192-row eights, 89 rows a tile */
     SHAPE(4800.0, 150, 11008, 3000, 192, 96, 1, 4, 2); /* 192-row eights, their multiply 96 wide */
@@ -535,12 +555,15 @@ static void test_swap_ab_launchable(void)
     EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){192, 128, 1, 1, 2})); /* 192-row tiles: no pair alone */
     EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 96, 1, 4, 1}));
     EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){192, 96, 1, 1, 2}));
-    EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 96, 1, 1, 2}));
+    EXPECT(hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 96, 1, 1, 2}));
     EXPECT(hgemm_swap_ab_launchable((hgemm_swap_ab_shape){192, 96, 1, 1, 1}));
     EXPECT(hgemm_swap_ab_launchable((hgemm_swap_ab_shape){192, 128, 1, 4, 2}));
     EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){192, 96, 1, 4, 1})); /* 192-row tiles hold A's rows in two: no fours */
     EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){192, 112, 1, 4, 2}));
-    EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 80, 1, 1, 1})); /* 128-row tiles: 96 or 128 wide, or from 144 */
+    EXPECT(hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 80, 1, 1, 1}));
+    EXPECT(hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 120, 1, 1, 2}));
+    EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 80, 1, 4, 1})); /* 72 to 120 wide: alone or a pair */
+    EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 136, 1, 1, 1})); /* from 144 in steps of 16 */
     EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){64, 80, 1, 1, 2}));
     EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){64, 128, 1, 3, 1}));
     EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 256, 1, 4, 2}));
