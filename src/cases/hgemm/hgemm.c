@@ -204,7 +204,8 @@ static const ladder_variant hgemm_variants[] = {
                            "where rows are off the 128-byte grid, clusters of two, four or eight that share A's "
                            "tile, and two tiles across A's rows in place of K's slices; elsewhere those two "
                            "tiles side by side, sharing B's reads in L2; 64-row tiles as wide as their rows "
-                           "of A; past a wave, the last wave's tiles in slices of K",
+                           "of A, 128-row ones two across as wide as half of them; past a wave, the last "
+                           "wave's tiles in slices of K",
                 SM90A(hgemm_swap_ab), NEEDS_SM90A),
     LADDER_RUNG("narrow_tiles", "M 129-256: unswapped, A's two tile rows in one cluster sharing B's tile, B's tiles "
                                 "80 to 256 wide, the narrowest whose tiles fit one wave, to fill it where swap_ab's "

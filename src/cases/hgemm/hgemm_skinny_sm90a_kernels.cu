@@ -556,7 +556,24 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  * (hgemm_swap_ab_two_across_alone, with its figures: 35.0 against 48.0
  * us at 160 x 9216 x 4000, H100) and where the pair alone did, whose
  * kernels went (192 x 6144 x 4096: 22.4-22.5 against 23.3-23.5 us, H200;
- * 25.2 against 26.3-26.6, H100; hgemm.md has the rest). */
+ * 25.2 against 26.3-26.6, H100; hgemm.md has the rest).
+ * Then 128-row tiles two across A's rows multiply only as wide as their
+ * half of A's rows (72 to 120 in steps of 8, where the rules gave 96 or
+ * 128, or 64-row tiles across all of A's rows): alone, or on fast DRAM
+ * from 106 blocks as a pair sharing B's tile (cuBLAS's 128x104 1x2), in
+ * one wave at K up to 4096 where rows take 2 requests or fewer
+ * (hgemm_swap_ab_narrow_two_across, with the shapes where it lost). One
+ * call a card, two rounds, ratio to cuBLAS against the build before:
+ *                          H200                  H100
+ *   200 x 8000 x 2000      0.91 against 0.80     0.95 against 0.85
+ *   176 x 8400 x 2000      0.91 against 0.82     0.94 against 0.88
+ *   200 x 6000 x 2000      0.97 against 0.87     0.92 against 0.85
+ *   160 x 6000 x 2000      0.97 against 0.86     0.89 against 0.86
+ *   140 x 8000 x 2000      0.92 against 0.84     0.93 against 0.87
+ *   200 x 6144 x 4096      0.98 against 0.85     0.98 against 0.94
+ *   200 x 6000 x 4000      0.97 against 0.85     0.96 against 0.93
+ *   160 x 8000 x 4000      0.94 against 0.91     0.99 against 0.94
+ *   130 x 4608 x 4096      (in slices, as before) 0.98 against 0.92 */
 
 /* CLUSTER blocks along B's rows share A's tile; PAIR = 2: two tile
  * columns (A's rows in two tiles) side by side, each block bringing half
@@ -651,9 +668,10 @@ struct swap_ab_tile {
 };
 
 /* swap_ab's widths: 64, wgmma's steps of 8 from 72 to 128 (64-row tiles
- * as wide as their rows of A, pairs alone from 80), 192 and 224 (64-row
- * tiles across A's rows), steps of 16 from 144 to 256 (128-row tiles
- * across all of A's rows; 192-row ones to 192). */
+ * as wide as their rows of A, and 128-row ones as wide as half of them,
+ * alone or as a pair), 192 and 224 (64-row tiles across A's rows), steps
+ * of 16 from 144 to 256 (128-row tiles across all of A's rows; 192-row
+ * ones to 192). */
 typedef tile_widths<swap_ab_tile, 64, 72, 80, 88, 96, 104, 112, 120, 128, 144, 160, 176, 192, 208, 224, 240, 256>
     swap_ab_widths;
 
