@@ -916,17 +916,18 @@ static inline int hgemm_swap_ab_tall_slices(int m, int n, int k, int sms, int ro
  * and past a wave (176 x 10240 x 2000: 0.89-0.90 against 0.72-0.78).
  * Where rows take 2.25 requests, the pair beat the 64-row tiles across A's
  * rows in twos (200 x 8000 x 3000: 27.5 against 29.1, H200; 30.3 against
- * 30.7, H100), but with this rule the 64-row tiles across A's rows in
- * fours and the 128-row eights beat the pair by 10-18%: H200, one call,
- * two rounds, us, the pair against the rules' tiles (2026-11-27):
+ * 30.7, H100), but the 64-row tiles across A's rows in fours and the
+ * 128-row eights beat it by 10-18%, where a first form of this rule took
+ * the pair at 2.25 requests: H200, one call, two rounds, us, the pair
+ * against the rules' tiles (2026-11-27):
  *   177 x 6000 x 3000    24.4 against 21.7-21.8 (64 x 192 in fours)
  *   200 x 6000 x 3000    25.8-25.9 against 23.4 (64 x 224 in fours)
  *   200 x 7000 x 2500    24.1 against 21.6-21.7
  *   135 x 6000 x 3000    22.1-22.5 against 19.7-19.8
  *   230 x 6000 x 3000    28.0-28.1 against 23.7-23.8 (128 x 128 in eights)
  *   160 x 5000 x 3000    19.9-20.0 against 20.1
- * In the same call, this rule against the build before, at 2 requests a
- * row or fewer:
+ * In the same call, that first form against the build before, at 2
+ * requests a row or fewer (where it takes the shapes this rule takes):
  *   200 x 8000 x 2000    18.5-18.9 against 21.2-21.3 (a pair)
  *   176 x 8000 x 2000    18.0-18.4 against 19.9
  *   176 x 8400 x 2000    18.2-18.3 against 20.4
@@ -944,7 +945,7 @@ static inline int hgemm_swap_ab_tall_slices(int m, int n, int k, int sms, int ro
  * Returns 2 for the pair, 1 for the blocks alone, 0 where not taken. */
 #define HGEMM_NARROW_TWO_ACROSS_MAX_K_TILES 64
 static inline int hgemm_swap_ab_narrow_two_across(int m, int n, int k, int ld, int sms, int slots2,
-                                              double dram_bytes_per_clock)
+                                                  double dram_bytes_per_clock)
 {
     int width = hgemm_round_up((m + 1) / 2, 8);
     if (m <= 128 || width >= 128 || (k + 63) / 64 > HGEMM_NARROW_TWO_ACROSS_MAX_K_TILES) return 0;
@@ -978,8 +979,9 @@ typedef struct hgemm_swap_ab_shape {
  * eights (hgemm_swap_ab_two_across_alone), and 192-row eights where
  * 128-row fours do not fit (hgemm_swap_ab_tall_pairs), and 128-row tiles
  * two across A's rows as wide as their half of them, alone or as a pair,
- * in one wave at K up to 4096 (hgemm_swap_ab_narrow_two_across); 128- and 192-row
- * tiles 96 wide where that holds A's rows (hgemm_swap_ab_multiply_width);
+ * in one wave at K up to 4096 (hgemm_swap_ab_narrow_two_across); 128- and
+ * 192-row tiles 96 wide where that holds A's rows
+ * (hgemm_swap_ab_multiply_width);
  * last, 64-row tiles as wide as their rows of A past 64
  * (hgemm_swap_ab_short_width) and 128-row tiles across all of them, 192
  * rows past a wave (hgemm_swap_ab_tall_rows), as wide as those
@@ -1009,7 +1011,8 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
                                  dram_bytes_per_clock))
         s.rows = 192, s.splits = 1, s.cluster = 4, s.pair = 2;
     int narrow = hgemm_swap_ab_narrow_two_across(m, n, k, ld, sms, slots2, dram_bytes_per_clock);
-    if (narrow) s.rows = 128, s.width = hgemm_round_up((m + 1) / 2, 8), s.splits = 1, s.cluster = 1, s.pair = narrow;
+    if (narrow)
+        s.rows = 128, s.width = hgemm_round_up((m + 1) / 2, 8), s.splits = 1, s.cluster = 1, s.pair = narrow;
     s.width = hgemm_swap_ab_multiply_width(s.width, s.rows, hgemm_swap_ab_tile_cols(m, s.width), s.cluster);
     s.width = hgemm_swap_ab_short_width(s.width, s.rows, hgemm_swap_ab_tile_cols(m, s.width), s.splits, s.cluster);
     s.rows = hgemm_swap_ab_tall_rows(m, n, sms, s.rows, s.width);

@@ -44,9 +44,9 @@ int main(int argc, char **argv)
                             * wide, alone (one tile of 90) */
                            "137x8500x100", "200x8500x64", "90x8364x64",
                            /* 128-row tiles two across A's rows as wide as their rows
-                            * of A, 72 to 120 (two of 67 rows at 133, N odd), alone
-                            * (all on an H100, where N is at most 6656 on an H200)
-                            * and as a pair (on an H200 past 6656): 112 wide with 10
+                            * of A, 72 to 120 (two of 67 rows at 133, N odd): alone
+                            * (every size on an H100; N up to 6656 on an H200) and
+                            * as a pair (N past 6656 on an H200); 112 wide with 10
                             * k-tiles through its 7-stage ring */
                            "133x7777x128", "129x7001x64", "151x5001x64", "155x7001x80", "169x4501x64",
                            "161x8000x96", "185x7001x112", "201x5003x64", "199x7001x80", "209x7001x624",
