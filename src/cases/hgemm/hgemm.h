@@ -318,6 +318,14 @@ static inline int hgemm_fast_dram(double dram_bytes_per_clock, int sms)
     return dram_bytes_per_clock / sms >= HGEMM_FAST_DRAM_BYTES_PER_SM;
 }
 
+/* Whether `blocks` alone leave a fifth of the SMs or more idle: on fast
+ * DRAM, where blocks alone keep their lead over blocks that share their
+ * copies (hgemm_swap_ab_pairs, hgemm_swap_ab_narrow_two_across). */
+static inline int hgemm_leaves_a_fifth_idle(long long blocks, int sms)
+{
+    return 5 * blocks <= 4LL * sms;
+}
+
 /* A k-tile where all three overlap: `box_rows` copied, a rows x width
  * multiply and `dram` clocks of DRAM's delivery; the longest. */
 static inline double hgemm_k_tile_clocks(double box_rows, int ld, int rows, int width, double dram)
@@ -629,7 +637,7 @@ static inline int hgemm_swap_ab_pairs(int m, int n, int ld, int sms, int rows, i
     if (blocks > slots8) return 0;
     long long blocks_alone = (long long)(n + rows - 1) / rows * 2 * splits;
     if (rows == 64 && hgemm_box_row_requests(ld) <= 1.5 && hgemm_fast_dram(dram_bytes_per_clock, sms) &&
-        5 * blocks_alone <= 4LL * sms)
+        hgemm_leaves_a_fifth_idle(blocks_alone, sms))
         return 0;
     int multiply_width = hgemm_swap_ab_multiply_width(width, rows, cols, cluster), share = hgemm_cluster_share(cols, 4);
     return hgemm_k_tile_clocks(rows / 2 + share, ld, rows, multiply_width, 0) <
@@ -887,6 +895,13 @@ static inline int hgemm_swap_ab_tall_slices(int m, int n, int k, int sms, int ro
     return (k + 63) / 64 / slices >= HGEMM_TALL_SLICE_MIN_K_TILES ? slices : 1;
 }
 
+/* The width of a tile that holds half of A's m rows: wgmma's step of 8
+ * over ceil(m / 2). */
+static inline int hgemm_swap_ab_half_width(int m)
+{
+    return hgemm_round_up((m + 1) / 2, 8);
+}
+
 /* swap_ab's 128-row tiles two across A's rows (M 129 to 240) multiply
  * as wide as their half of A's rows, rounded up to wgmma's step of 8 (88
  * at M = 176, 104 at 200), where they make one wave and 64-row tiles two
@@ -947,13 +962,13 @@ static inline int hgemm_swap_ab_tall_slices(int m, int n, int k, int sms, int ro
 static inline int hgemm_swap_ab_narrow_two_across(int m, int n, int k, int ld, int sms, int slots2,
                                                   double dram_bytes_per_clock)
 {
-    int width = hgemm_round_up((m + 1) / 2, 8);
+    int width = hgemm_swap_ab_half_width(m);
     if (m <= 128 || width >= 128 || (k + 63) / 64 > HGEMM_NARROW_TWO_ACROSS_MAX_K_TILES) return 0;
     if (hgemm_box_row_requests(ld) > 2) return 0;
     long long blocks = (n + 127) / 128 * 2;
     if (hgemm_swap_ab_rows(m, n, sms) != 128 || blocks > sms) return 0;
     if (hgemm_swap_ab_tall_slices(m, n, k, sms, 128, width, 1, 1, 1, dram_bytes_per_clock) > 1) return 0;
-    if (!hgemm_fast_dram(dram_bytes_per_clock, sms) || 5 * blocks <= 4LL * sms) return 1;
+    if (!hgemm_fast_dram(dram_bytes_per_clock, sms) || hgemm_leaves_a_fifth_idle(blocks, sms)) return 1;
     return blocks <= slots2 ? 2 : 0;
 }
 
@@ -1012,7 +1027,7 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
         s.rows = 192, s.splits = 1, s.cluster = 4, s.pair = 2;
     int narrow = hgemm_swap_ab_narrow_two_across(m, n, k, ld, sms, slots2, dram_bytes_per_clock);
     if (narrow)
-        s.rows = 128, s.width = hgemm_round_up((m + 1) / 2, 8), s.splits = 1, s.cluster = 1, s.pair = narrow;
+        s.rows = 128, s.width = hgemm_swap_ab_half_width(m), s.splits = 1, s.cluster = 1, s.pair = narrow;
     s.width = hgemm_swap_ab_multiply_width(s.width, s.rows, hgemm_swap_ab_tile_cols(m, s.width), s.cluster);
     s.width = hgemm_swap_ab_short_width(s.width, s.rows, hgemm_swap_ab_tile_cols(m, s.width), s.splits, s.cluster);
     s.rows = hgemm_swap_ab_tall_rows(m, n, sms, s.rows, s.width);
