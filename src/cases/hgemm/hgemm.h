@@ -902,20 +902,35 @@ static inline int hgemm_swap_ab_half_width(int m)
     return hgemm_round_up((m + 1) / 2, 8);
 }
 
+/* The forms a swap_ab tile runs in: blocks alone, clusters of two or four
+ * along B's rows (sharing A's tile), eights (fours side by side with the
+ * next tile across A's rows, sharing B's), and a pair alone (two tiles
+ * across A's rows sharing B's: 64-row ones 64 wide, hgemm_swap_ab_halves;
+ * 128-row ones as wide as their rows of A,
+ * hgemm_swap_ab_narrow_two_across). */
+#define HGEMM_SWAP_ONES 1
+#define HGEMM_SWAP_TWOS 2
+#define HGEMM_SWAP_FOURS 4
+#define HGEMM_SWAP_EIGHTS 8
+#define HGEMM_SWAP_PAIR 16
+
 /* swap_ab's 128-row tiles two across A's rows (M 129 to 240) multiply
  * as wide as their half of A's rows, rounded up to wgmma's step of 8 (88
  * at M = 176, 104 at 200), where they make one wave and 64-row tiles two
- * across would pass one (N from 4225 to 8448 on 132 SMs), K is at most
- * HGEMM_NARROW_TWO_ACROSS_MAX_K_TILES k-tiles and rows take 2 requests or
- * fewer (K = 1500, 2000, 4000; not 2500 or 3000): in place of the 64-row
+ * across would pass one (N from 4225 to 8448 on 132 SMs) and K is at most
+ * HGEMM_NARROW_TWO_ACROSS_MAX_K_TILES k-tiles: in place of the 64-row
  * tiles across all of A's rows (hgemm_swap_ab_across), the 192-row eights
- * (hgemm_swap_ab_tall_pairs) and the 128-row tiles 96 or 128 wide. They
- * run alone, or, where DRAM is fast and the blocks alone would leave less
- * than a fifth of the SMs idle (hgemm_swap_ab_pairs' measure), as a pair
- * of blocks side by side across A's rows that share B's tile (cuBLAS's
- * nvjet 128x104 1x2 at 200 x 8000 x 2000, H200); where those pairs do not
- * fit at once (`slots2`), and where hgemm_swap_ab_tall_slices cuts the
- * tiles into slices, the rules above keep the shape. Forced in a scratch
+ * (hgemm_swap_ab_tall_pairs) and the 128-row tiles 96 or 128 wide, alone
+ * or in eights. Where rows take 2 requests or fewer (K = 1500, 2000,
+ * 4000) they run alone, or, where DRAM is fast and the blocks alone would
+ * leave less than a fifth of the SMs idle (hgemm_swap_ab_pairs' measure),
+ * as a pair of blocks side by side across A's rows that share B's tile
+ * (cuBLAS's nvjet 128x104 1x2 at 200 x 8000 x 2000, H200); where rows
+ * take more (K = 2500, 3000), in eights: four pairs along B's rows that
+ * share A's tile (cuBLAS's 128x104 4x2 at 200 x 6000 x 3000, H200). Where
+ * the pairs or the eights do not fit at once (`slots2`, `slots8`), and
+ * where hgemm_swap_ab_tall_slices cuts the tiles into slices, the rules
+ * above keep the shape. Forced in a scratch
  * build, one call a card, two rounds, us (ratio to cuBLAS), against the
  * rules' tiles (2026-11-27):
  *                        H200: rules / alone / pair        H100: rules / alone / pair
@@ -957,19 +972,46 @@ static inline int hgemm_swap_ab_half_width(int m)
  *   160 x 8000 x 4000    25.5-25.7 against 26.2-26.8
  * level at 180 x 7000 x 3500, 200 x 8000 x 1024 and 160 x 8192 x 4096,
  * slower at 192 x 8192 x 1500 (15.4-15.5 against 14.9-15.2).
- * Returns 2 for the pair, 1 for the blocks alone, 0 where not taken. */
+ * The eights, where rows take more than 2 requests, against the rules'
+ * tiles before them (64 x 192 and 64 x 224 in fours; 128 x 128 in eights
+ * past 224 rows): H200, forced in a scratch build, one call, two rounds;
+ * H100, this rule against those, two calls, four rounds; us (ratio to
+ * cuBLAS; cuBLAS's kernel is 2.2-2.9 times slower at the shapes with none):
+ *                        H200                         H100
+ *   200 x 6000 x 3000    21.3-21.5 (0.93) / 23.4-23.6 23.1-23.4 (0.91) / 24.5-24.7 (0.86)
+ *   200 x 7000 x 2500    19.6-19.7 / 21.7-21.8        22.4-22.6 / 23.3-23.5
+ *   135 x 6000 x 3000    19.4-19.5 (0.91) / 20.1-20.2 22.1-22.4 (0.92) / 22.9-23.1 (0.88)
+ *   177 x 6000 x 3000    20.8-20.9 / 22.0-22.1        22.8-23.0 / 23.6-23.9
+ *   230 x 6000 x 3000    22.8 / 23.8-23.9             24.1-24.4 / 24.8-25.1
+ *   160 x 5000 x 3000    19.8-19.9 (0.92) / 20.4      21.0-21.3 (0.90) / 21.2-21.4
+ *   200 x 7680 x 3000                                 26.2-26.4 (0.92) / 27.1-27.4 (0.88)
+ *   129 x 7000 x 3000                                 23.9-24.2 (0.91) / 24.5-24.6 (0.89)
+ *   190 x 6500 x 3000                                 24.0-24.4 / 25.3
+ *   210 x 4300 x 3000                                 22.5-22.8 / 23.7-24.0
+ *   240 x 5000 x 2500                                 21.3-21.8 / 22.2-22.3
+ * slower at 150 x 4500 x 3000 (H100: 20.9 against 20.5-20.7), and past
+ * the slots (200 x 8000 x 3000, H200: 128 blocks in two rounds, 33.9-34.7
+ * against 28.2). Where rows take 2 requests or fewer, the eights lost to
+ * the blocks alone (H100, forced, two calls, four rounds): 27.5-27.7
+ * against 25.8-26.0 at 200 x 6144 x 4096, 27.6-27.8 against 26.3-26.8 at
+ * 200 x 6000 x 4000, 14.8-15.1 against 13.3-13.6 at 150 x 5200 x 1500,
+ * 18.8-18.9 against 17.7-18.5 at 200 x 6000 x 2000, 19.3-19.4 against
+ * 18.8-18.9 at 176 x 7000 x 2000; level at 160 x 6000 x 2000.
+ * Returns the form (HGEMM_SWAP_ONES, _PAIR or _EIGHTS), 0 where not
+ * taken. */
 #define HGEMM_NARROW_TWO_ACROSS_MAX_K_TILES 64
-static inline int hgemm_swap_ab_narrow_two_across(int m, int n, int k, int ld, int sms, int slots2,
+static inline int hgemm_swap_ab_narrow_two_across(int m, int n, int k, int ld, int sms, int slots2, int slots8,
                                                   double dram_bytes_per_clock)
 {
     int width = hgemm_swap_ab_half_width(m);
     if (m <= 128 || width >= 128 || (k + 63) / 64 > HGEMM_NARROW_TWO_ACROSS_MAX_K_TILES) return 0;
-    if (hgemm_box_row_requests(ld) > 2) return 0;
-    long long blocks = (n + 127) / 128 * 2;
+    long long tiles = (n + 127) / 128, blocks = tiles * 2;
     if (hgemm_swap_ab_rows(m, n, sms) != 128 || blocks > sms) return 0;
     if (hgemm_swap_ab_tall_slices(m, n, k, sms, 128, width, 1, 1, 1, dram_bytes_per_clock) > 1) return 0;
-    if (!hgemm_fast_dram(dram_bytes_per_clock, sms) || hgemm_leaves_a_fifth_idle(blocks, sms)) return 1;
-    return blocks <= slots2 ? 2 : 0;
+    if (hgemm_box_row_requests(ld) > 2) return (tiles + 3) / 4 * 4 * 2 <= slots8 ? HGEMM_SWAP_EIGHTS : 0;
+    if (!hgemm_fast_dram(dram_bytes_per_clock, sms) || hgemm_leaves_a_fifth_idle(blocks, sms))
+        return HGEMM_SWAP_ONES;
+    return blocks <= slots2 ? HGEMM_SWAP_PAIR : 0;
 }
 
 /* swap_ab's tiles: rows of B a tile, wgmma width, slices of K, blocks a
@@ -993,9 +1035,10 @@ typedef struct hgemm_swap_ab_shape {
  * (hgemm_swap_ab_pairs), two tiles across A's rows alone where not in
  * eights (hgemm_swap_ab_two_across_alone), and 192-row eights where
  * 128-row fours do not fit (hgemm_swap_ab_tall_pairs), and 128-row tiles
- * two across A's rows as wide as their half of them, alone or as a pair,
- * in one wave at K up to 4096 (hgemm_swap_ab_narrow_two_across); 128- and
- * 192-row tiles 96 wide where that holds A's rows
+ * two across A's rows as wide as their half of them, alone, as a pair or
+ * in eights, in one wave at K up to 4096
+ * (hgemm_swap_ab_narrow_two_across); 128- and 192-row tiles 96 wide where
+ * that holds A's rows
  * (hgemm_swap_ab_multiply_width);
  * last, 64-row tiles as wide as their rows of A past 64
  * (hgemm_swap_ab_short_width) and 128-row tiles across all of them, 192
@@ -1025,9 +1068,10 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
     if (hgemm_swap_ab_tall_pairs(m, n, ld, sms, s.rows, s.width, s.splits, s.cluster, slots4, slots8,
                                  dram_bytes_per_clock))
         s.rows = 192, s.splits = 1, s.cluster = 4, s.pair = 2;
-    int narrow = hgemm_swap_ab_narrow_two_across(m, n, k, ld, sms, slots2, dram_bytes_per_clock);
+    int narrow = hgemm_swap_ab_narrow_two_across(m, n, k, ld, sms, slots2, slots8, dram_bytes_per_clock);
     if (narrow)
-        s.rows = 128, s.width = hgemm_swap_ab_half_width(m), s.splits = 1, s.cluster = 1, s.pair = narrow;
+        s.rows = 128, s.width = hgemm_swap_ab_half_width(m), s.splits = 1,
+        s.cluster = narrow == HGEMM_SWAP_EIGHTS ? 4 : 1, s.pair = narrow == HGEMM_SWAP_ONES ? 1 : 2;
     s.width = hgemm_swap_ab_multiply_width(s.width, s.rows, hgemm_swap_ab_tile_cols(m, s.width), s.cluster);
     s.width = hgemm_swap_ab_short_width(s.width, s.rows, hgemm_swap_ab_tile_cols(m, s.width), s.splits, s.cluster);
     s.rows = hgemm_swap_ab_tall_rows(m, n, sms, s.rows, s.width);
@@ -1042,18 +1086,6 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
     return s;
 }
 
-/* The forms a swap_ab tile runs in: blocks alone, clusters of two or four
- * along B's rows (sharing A's tile), eights (fours side by side with the
- * next tile across A's rows, sharing B's), and a pair alone (two tiles
- * across A's rows sharing B's: 64-row ones 64 wide, hgemm_swap_ab_halves;
- * 128-row ones as wide as their rows of A,
- * hgemm_swap_ab_narrow_two_across). */
-#define HGEMM_SWAP_ONES 1
-#define HGEMM_SWAP_TWOS 2
-#define HGEMM_SWAP_FOURS 4
-#define HGEMM_SWAP_EIGHTS 8
-#define HGEMM_SWAP_PAIR 16
-
 /* The forms that have a kernel, for tiles of `rows` of B (one to three
  * consumer warpgroups) by `width`; hgemm_swap_ab instantiates these and no
  * other, and the rules above never leave them (hgemm_test sweeps them).
@@ -1062,8 +1094,9 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
  * 224 across A's rows (hgemm_swap_ab_across); 128- and 192-row tiles 96
  * or 128 wide, in clusters only where one tile holds A's rows or in
  * eights (hgemm_swap_ab_two_across_alone); 128-row tiles 72 to 120 wide
- * alone or as a pair (hgemm_swap_ab_narrow_two_across), 144 to 256 wide
- * in steps of 16, 192-row ones to 192 (hgemm_swap_ab_tall_width). */
+ * alone, as a pair or in eights (hgemm_swap_ab_narrow_two_across), 144
+ * to 256 wide in steps of 16, 192-row ones to 192
+ * (hgemm_swap_ab_tall_width). */
 #define HGEMM_SWAP_STEP_WIDTH(width, step, from, to) ((width) % (step) == 0 && (width) >= (from) && (width) <= (to))
 #define HGEMM_SWAP_AB_FORMS(rows, width)                                                                              \
     ((rows) == 64    ? ((width) == 192 || (width) == 224 ? HGEMM_SWAP_TWOS | HGEMM_SWAP_FOURS                         \
@@ -1071,7 +1104,7 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
                         : HGEMM_SWAP_STEP_WIDTH(width, 8, 72, 128) ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS | HGEMM_SWAP_EIGHTS \
                                                                 : 0)                                                  \
      : (rows) == 128 ? ((width) == 64    ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS                                         \
-                        : HGEMM_SWAP_STEP_WIDTH(width, 8, 72, 120) ? HGEMM_SWAP_ONES | HGEMM_SWAP_PAIR                \
+                        : HGEMM_SWAP_STEP_WIDTH(width, 8, 72, 120) ? HGEMM_SWAP_ONES | HGEMM_SWAP_EIGHTS | HGEMM_SWAP_PAIR \
                         : (width) == 128 ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS | HGEMM_SWAP_EIGHTS                     \
                         : HGEMM_SWAP_STEP_WIDTH(width, 16, 144, 256) ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS             \
                                                                 : 0)                                                  \

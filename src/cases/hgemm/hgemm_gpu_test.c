@@ -51,6 +51,12 @@ int main(int argc, char **argv)
                            "133x7777x128", "129x7001x64", "151x5001x64", "155x7001x80", "169x4501x64",
                            "161x8000x96", "185x7001x112", "201x5003x64", "199x7001x80", "209x7001x624",
                            "219x6001x64", "239x6999x64",
+                           /* and in eights where rows take 2.25 requests: 72 wide,
+                            * the last cluster two tiles past N; 80 wide with 10
+                            * k-tiles through its 9-stage ring; 88 to 120 wide, 120
+                            * in 120 blocks */
+                           "131x4300x66", "157x6001x600", "171x5003x130", "183x7001x66", "205x6500x200",
+                           "217x4501x66", "233x7600x130",
                            /* persistent_multicast's TMA stores: 11 tile rows (the last
                             * cluster's second block wholly past M) by 22 tile columns,
                             * the last 4 wide, 2 rounds of 132 blocks */
@@ -90,7 +96,7 @@ int main(int argc, char **argv)
                             * k-tiles: the 7-stage ring wraps) and 224 wide (7
                             * k-tiles, 6 stages; the last tile 25 rows, the last
                             * cluster 2 blocks past N) */
-                           "160x4000x66", "177x4999x515", "209x7001x403",
+                           "160x4000x66", "177x4001x515", "209x3929x403",
                            /* 64-row tiles as wide as their rows of A: 72 and 112
                             * wide alone, 88 in fours, 120 in eights (above: 72 and
                             * 80 in eights, 104 in fours and eights) */

@@ -573,7 +573,19 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  *   200 x 6144 x 4096      0.98 against 0.85     0.98 against 0.94
  *   200 x 6000 x 4000      0.97 against 0.85     0.96 against 0.93
  *   160 x 8000 x 4000      0.94 against 0.91     0.99 against 0.94
- *   130 x 4608 x 4096      (in slices, as before) 0.98 against 0.92 */
+ *   130 x 4608 x 4096      (in slices, as before) 0.98 against 0.92
+ * Where rows take more than 2 requests (K = 2500, 3000), those narrow
+ * tiles run in eights, four pairs along B's rows sharing A's tile
+ * (cuBLAS's 128x104 4x2), where their blocks fit at once, in place of the
+ * 64-row tiles across A's rows in fours and the 128 x 128 eights. H100,
+ * two calls, four rounds, ratio to cuBLAS against the build before (the
+ * H200's figures, forced, are in hgemm_swap_ab_narrow_two_across):
+ *   200 x 6000 x 3000      0.91 against 0.86
+ *   135 x 6000 x 3000      0.92 against 0.88
+ *   200 x 7680 x 3000      0.92 against 0.88
+ *   129 x 7000 x 3000      0.91 against 0.89
+ *   177 x 6000 x 3000      1.24 against 1.19
+ *   230 x 6000 x 3000      1.10 against 1.07 */
 
 /* CLUSTER blocks along B's rows share A's tile; PAIR = 2: two tile
  * columns (A's rows in two tiles) side by side, each block bringing half
@@ -669,9 +681,9 @@ struct swap_ab_tile {
 
 /* swap_ab's widths: 64, wgmma's steps of 8 from 72 to 128 (64-row tiles
  * as wide as their rows of A, and 128-row ones as wide as half of them,
- * alone or as a pair), 192 and 224 (64-row tiles across A's rows), steps
- * of 16 from 144 to 256 (128-row tiles across all of A's rows; 192-row
- * ones to 192). */
+ * alone, as a pair or in eights), 192 and 224 (64-row tiles across A's
+ * rows), steps of 16 from 144 to 256 (128-row tiles across all of A's
+ * rows; 192-row ones to 192). */
 typedef tile_widths<swap_ab_tile, 64, 72, 80, 88, 96, 104, 112, 120, 128, 144, 160, 176, 192, 208, 224, 240, 256>
     swap_ab_widths;
 

@@ -394,22 +394,34 @@ static void test_swap_ab_across(void)
     EXPECT(hgemm_swap_ab_halves(100, 8000, hgemm_ld(3000), 128, 128, 2, 132, 120) == 0); /* 128-row tiles */
     EXPECT(hgemm_swap_ab_halves(100, 3000, hgemm_ld(515), 64, 128, 2, 132, 120) == 4);  /* the GPU test's sizes */
     EXPECT(hgemm_swap_ab_halves(66, 4000, hgemm_ld(515), 64, 128, 2, 132, 120) == 1);
-    /* 128-row tiles two across A's rows as wide as their half of A's rows: 2 a pair, 1 alone, 0 not taken */
-#define NARROW(dram_gbps, m, n, k, slots2) \
-    hgemm_swap_ab_narrow_two_across(m, n, k, hgemm_ld(k), 132, slots2, (dram_gbps) / 1.98)
-    EXPECT(NARROW(4800.0, 200, 8400, 2000, 132) == 2); /* 132 blocks, 1.75 requests, fast DRAM */
-    EXPECT(NARROW(4800.0, 200, 8400, 2000, 130) == 0); /* pairs that do not fit: the rules' tiles */
-    EXPECT(NARROW(3352.32, 200, 8400, 2000, 130) == 1); /* alone on the H100's DRAM */
-    EXPECT(NARROW(4800.0, 200, 8400, 3000, 132) == 0 && NARROW(4800.0, 200, 8400, 1500, 132) == 2); /* 2.25, 1.5 */
-    EXPECT(NARROW(3352.32, 160, 8000, 6000, 132) == 0); /* 94 k-tiles (1.75 requests) */
+    /* 128-row tiles two across A's rows as wide as their half of A's rows: alone, a pair, eights or not taken */
+#define NARROW(dram_gbps, m, n, k, slots2, slots8) \
+    hgemm_swap_ab_narrow_two_across(m, n, k, hgemm_ld(k), 132, slots2, slots8, (dram_gbps) / 1.98)
+    enum { ALONE = HGEMM_SWAP_ONES, PAIR = HGEMM_SWAP_PAIR, EIGHTS = HGEMM_SWAP_EIGHTS };
+    EXPECT(NARROW(4800.0, 200, 8400, 2000, 132, 120) == PAIR); /* 132 blocks, 1.75 requests, fast DRAM */
+    EXPECT(NARROW(4800.0, 200, 8400, 2000, 130, 120) == 0);    /* pairs that do not fit: the rules' tiles */
+    EXPECT(NARROW(3352.32, 200, 8400, 2000, 130, 120) == ALONE); /* alone on the H100's DRAM */
+    EXPECT(NARROW(4800.0, 200, 8400, 1500, 132, 120) == PAIR);   /* 1.5 requests */
+    /* 2.25 and 2.5 requests: eights where their blocks fit at once (96 at 6000 rows, 128 at 8000) */
+    EXPECT(NARROW(4800.0, 200, 6000, 3000, 132, 120) == EIGHTS && NARROW(3352.32, 200, 6000, 3000, 132, 120) == EIGHTS);
+    EXPECT(NARROW(4800.0, 200, 7000, 2500, 132, 120) == EIGHTS && NARROW(4800.0, 135, 6000, 3000, 132, 120) == EIGHTS);
+    EXPECT(NARROW(4800.0, 200, 8000, 3000, 132, 120) == 0 && NARROW(4800.0, 200, 8000, 3000, 132, 128) == EIGHTS);
+    EXPECT(NARROW(4800.0, 200, 7680, 3000, 132, 120) == EIGHTS && NARROW(4800.0, 200, 7681, 3000, 132, 120) == 0);
+    EXPECT(NARROW(3352.32, 160, 8000, 6000, 132, 120) == 0); /* 94 k-tiles (1.75 requests) */
     /* 104 blocks, 106 */
-    EXPECT(NARROW(4800.0, 200, 6656, 4096, 132) == 1 && NARROW(4800.0, 200, 6657, 4096, 132) == 2);
-    EXPECT(NARROW(4800.0, 200, 8000, 4096, 132) == 2 && NARROW(4800.0, 200, 8000, 4097, 132) == 0); /* 64 k-tiles */
-    EXPECT(NARROW(3352.32, 129, 8000, 2000, 132) == 1 && NARROW(3352.32, 128, 8000, 2000, 132) == 0); /* M from 129 */
-    EXPECT(NARROW(3352.32, 240, 8000, 2000, 132) == 1 && NARROW(3352.32, 241, 8000, 2000, 132) == 0); /* 120 wide */
-    EXPECT(NARROW(3352.32, 200, 4224, 2000, 132) == 0 && NARROW(3352.32, 200, 4225, 2000, 132) == 1); /* 64-row wave */
-    EXPECT(NARROW(3352.32, 200, 8448, 2000, 132) == 1 && NARROW(3352.32, 200, 8449, 2000, 132) == 0); /* one wave */
-    EXPECT(NARROW(4800.0, 130, 4608, 4096, 132) == 0 && NARROW(3352.32, 130, 4608, 4096, 132) == 1); /* in slices */
+    EXPECT(NARROW(4800.0, 200, 6656, 4096, 132, 120) == ALONE && NARROW(4800.0, 200, 6657, 4096, 132, 120) == PAIR);
+    /* 64 k-tiles */
+    EXPECT(NARROW(4800.0, 200, 8000, 4096, 132, 120) == PAIR && NARROW(4800.0, 200, 8000, 4097, 132, 120) == 0);
+    /* M from 129 to 240 (120 wide) */
+    EXPECT(NARROW(3352.32, 129, 8000, 2000, 132, 120) == ALONE && NARROW(3352.32, 128, 8000, 2000, 132, 120) == 0);
+    EXPECT(NARROW(3352.32, 240, 8000, 2000, 132, 120) == ALONE && NARROW(3352.32, 241, 8000, 2000, 132, 120) == 0);
+    EXPECT(NARROW(3352.32, 129, 6000, 3000, 132, 120) == EIGHTS && NARROW(3352.32, 241, 6000, 3000, 132, 120) == 0);
+    /* from past a wave of 64-row tiles to a wave of 128-row ones */
+    EXPECT(NARROW(3352.32, 200, 4224, 2000, 132, 120) == 0 && NARROW(3352.32, 200, 4225, 2000, 132, 120) == ALONE);
+    EXPECT(NARROW(3352.32, 200, 8448, 2000, 132, 120) == ALONE && NARROW(3352.32, 200, 8449, 2000, 132, 120) == 0);
+    EXPECT(NARROW(3352.32, 200, 4224, 3000, 132, 120) == 0 && NARROW(3352.32, 200, 4225, 3000, 132, 120) == EIGHTS);
+    /* in slices */
+    EXPECT(NARROW(4800.0, 130, 4608, 4096, 132, 120) == 0 && NARROW(3352.32, 130, 4608, 4096, 132, 120) == ALONE);
 #undef NARROW
     /* all of swap_ab's rules in their order (H100: 120 blocks in fours and in eights) */
 #define SHAPE(dram_gbps, m, n, k, r, w, s, c, p)                                                                   \
@@ -428,7 +440,8 @@ static void test_swap_ab_across(void)
     SHAPE(4800.0, 200, 6000, 2000, 128, 104, 1, 1, 1); /* 94 alone */
     SHAPE(4800.0, 200, 8400, 2000, 128, 104, 1, 1, 2); /* 132 blocks in pairs on 132 slots */
     SHAPE_H100(250, 8000, 3000, 192, 128, 1, 4, 2); /* past 224 rows: 192-row tiles in eights */
-    SHAPE_H100(160, 5000, 3000, 64, 192, 1, 4, 1);  /* one tile across A's rows */
+    SHAPE_H100(160, 5000, 3000, 128, 80, 1, 4, 2);  /* 2.25 requests: two of 80 across A, in eights */
+    SHAPE_H100(160, 4000, 3000, 64, 192, 1, 4, 1);  /* a wave of 64-row tiles: one tile across A's rows */
     SHAPE_H100(77, 5000, 3000, 64, 80, 1, 4, 1);    /* fours' shares of 20: 80 wide */
     SHAPE_H100(100, 3000, 3000, 64, 64, 1, 4, 2);   /* two tiles 64 wide in eights, not two slices */
     SHAPE_H100(250, 5000, 2000, 128, 128, 1, 1, 1); /* eights' estimate 0.80: two across A alone, not fours */
@@ -563,7 +576,8 @@ static void test_swap_ab_launchable(void)
     EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){192, 112, 1, 4, 2}));
     EXPECT(hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 80, 1, 1, 1}));
     EXPECT(hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 120, 1, 1, 2}));
-    EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 80, 1, 4, 1})); /* 72 to 120 wide: alone or a pair */
+    EXPECT(hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 72, 1, 4, 2}));
+    EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 80, 1, 4, 1})); /* 72 to 120 wide: alone, a pair, eights */
     EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 136, 1, 1, 1})); /* from 144 in steps of 16 */
     EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){64, 80, 1, 1, 2}));
     EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){64, 128, 1, 3, 1}));
