@@ -506,7 +506,19 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
                 wgmma_k_tile<BN>(acc, wgmma_descriptor_advance(a_rows, stage),
                                  wgmma_descriptor_advance(b_rows, stage));
                 wgmma_commit();
-                /* The previous k-tile's multiply is done: its stage is free. */
+                /* The previous k-tile's multiply is done: its stage is
+                 * free. Tried in swap_ab, not kept (H200, one call, two
+                 * rounds, us, 2026-11-27): each stage freed once its own
+                 * multiply is done (wait_group 0), the multiplies no
+                 * longer overlapping: 21.7 against 16.6 at 150 x 3800 x
+                 * 4000, 40.5 against 30.9 at 160 x 6000 x 6000, 41.0
+                 * against 27.8 at 256 x 4096 x 8192; two k-tiles'
+                 * multiplies in flight (wait_group 2), each stage freed a
+                 * k-tile later: 17.0 against 16.7 at 150 x 3800 x 4000,
+                 * 31.8 against 30.9 at 160 x 6000 x 6000, 37.2 against
+                 * 35.4 at 200 x 7000 x 6000, and from 2% faster (32 x
+                 * 11008 x 4096, 160 x 16384 x 4096) to 3% slower at the
+                 * other 21 shapes of 24. */
                 wgmma_wait<1>();
                 if (previous >= 0) release(previous);
                 previous = s;
