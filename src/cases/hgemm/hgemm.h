@@ -917,20 +917,22 @@ static inline int hgemm_swap_ab_half_width(int m)
 /* swap_ab's 128-row tiles two across A's rows (M 129 to 240) multiply
  * as wide as their half of A's rows, rounded up to wgmma's step of 8 (88
  * at M = 176, 104 at 200), where they make one wave and 64-row tiles two
- * across would pass one (N from 4225 to 8448 on 132 SMs) and K is at most
- * HGEMM_NARROW_TWO_ACROSS_MAX_K_TILES k-tiles: in place of the 64-row
- * tiles across all of A's rows (hgemm_swap_ab_across), the 192-row eights
- * (hgemm_swap_ab_tall_pairs) and the 128-row tiles 96 or 128 wide, alone
- * or in eights. Where rows take 2 requests or fewer (K = 1500, 2000,
- * 4000) they run alone, or, where DRAM is fast and the blocks alone would
- * leave less than a fifth of the SMs idle (hgemm_swap_ab_pairs' measure),
- * as a pair of blocks side by side across A's rows that share B's tile
- * (cuBLAS's nvjet 128x104 1x2 at 200 x 8000 x 2000, H200); where rows
- * take more (K = 2500, 3000), in eights: four pairs along B's rows that
- * share A's tile (cuBLAS's 128x104 4x2 at 200 x 6000 x 3000, H200). Where
- * the pairs or the eights do not fit at once (`slots2`, `slots8`), and
- * where hgemm_swap_ab_tall_slices cuts the tiles into slices, the rules
- * above keep the shape. Forced in a scratch
+ * across would pass one (N from 4225 to 8448 on 132 SMs): in place of
+ * the 64-row tiles across all of A's rows (hgemm_swap_ab_across), the
+ * 192-row eights (hgemm_swap_ab_tall_pairs) and the 128-row tiles 96 or
+ * 128 wide, alone or in eights. Where K is at most
+ * HGEMM_NARROW_TWO_ACROSS_MAX_K_TILES k-tiles and rows take 2 requests or
+ * fewer (K = 1500, 2000, 4000) they run alone, or, where DRAM is fast and
+ * the blocks alone would leave less than a fifth of the SMs idle
+ * (hgemm_swap_ab_pairs' measure), as a pair of blocks side by side across
+ * A's rows that share B's tile (cuBLAS's nvjet 128x104 1x2 at 200 x 8000
+ * x 2000, H200). Where rows take more (K = 2500, 3000, 5000), and past
+ * those k-tiles where they take more than 1.5 (K = 6000), in eights: four
+ * pairs along B's rows that share A's tile (cuBLAS's 128x104 4x2 at 200 x
+ * 6000 x 3000, H200). Past those k-tiles at 1.5 requests or fewer (K =
+ * 8192, 12000), where the pairs or the eights do not fit at once
+ * (`slots2`, `slots8`), and where hgemm_swap_ab_tall_slices cuts the
+ * tiles into slices, the rules above keep the shape. Forced in a scratch
  * build, one call a card, two rounds, us (ratio to cuBLAS), against the
  * rules' tiles (2026-11-27):
  *                        H200: rules / alone / pair        H100: rules / alone / pair
@@ -974,29 +976,44 @@ static inline int hgemm_swap_ab_half_width(int m)
  * slower at 192 x 8192 x 1500 (15.4-15.5 against 14.9-15.2).
  * The eights, where rows take more than 2 requests, against the rules'
  * tiles before them (64 x 192 and 64 x 224 in fours; 128 x 128 in eights
- * past 224 rows): H200, forced in a scratch build, one call, two rounds;
- * H100, this rule against those, two calls, four rounds; us (ratio to
- * cuBLAS; cuBLAS's kernel is 2.2-2.9 times slower at the shapes with none):
+ * past 224 rows), this rule against the build before: H200, one call,
+ * two rounds; H100, two calls, four rounds; us (ratio to cuBLAS; cuBLAS's
+ * kernel is 2.2-3.3 times slower at the shapes with none):
  *                        H200                         H100
- *   200 x 6000 x 3000    21.3-21.5 (0.93) / 23.4-23.6 23.1-23.4 (0.91) / 24.5-24.7 (0.86)
- *   200 x 7000 x 2500    19.6-19.7 / 21.7-21.8        22.4-22.6 / 23.3-23.5
- *   135 x 6000 x 3000    19.4-19.5 (0.91) / 20.1-20.2 22.1-22.4 (0.92) / 22.9-23.1 (0.88)
- *   177 x 6000 x 3000    20.8-20.9 / 22.0-22.1        22.8-23.0 / 23.6-23.9
- *   230 x 6000 x 3000    22.8 / 23.8-23.9             24.1-24.4 / 24.8-25.1
- *   160 x 5000 x 3000    19.8-19.9 (0.92) / 20.4      21.0-21.3 (0.90) / 21.2-21.4
- *   200 x 7680 x 3000                                 26.2-26.4 (0.92) / 27.1-27.4 (0.88)
- *   129 x 7000 x 3000                                 23.9-24.2 (0.91) / 24.5-24.6 (0.89)
- *   190 x 6500 x 3000                                 24.0-24.4 / 25.3
- *   210 x 4300 x 3000                                 22.5-22.8 / 23.7-24.0
- *   240 x 5000 x 2500                                 21.3-21.8 / 22.2-22.3
- * slower at 150 x 4500 x 3000 (H100: 20.9 against 20.5-20.7), and past
- * the slots (200 x 8000 x 3000, H200: 128 blocks in two rounds, 33.9-34.7
- * against 28.2). Where rows take 2 requests or fewer, the eights lost to
+ *   200 x 6000 x 3000    21.2 (0.93) / 23.2 (0.85)    23.1-23.4 (0.91) / 24.5-24.7 (0.86)
+ *   200 x 7680 x 3000    21.9-22.0 (0.94) / 24.0-24.1 26.2-26.4 (0.92) / 27.1-27.4 (0.88)
+ *   135 x 6000 x 3000    19.4 (0.90) / 20.0-20.1      22.1-22.4 (0.92) / 22.9-23.1 (0.88)
+ *   129 x 7000 x 3000    19.8-19.9 (0.93) / 20.6      23.9-24.2 (0.91) / 24.5-24.6 (0.89)
+ *   160 x 5000 x 3000    19.9 (0.91) / 20.2-20.3      21.0-21.3 (0.90) / 21.2-21.4
+ *   200 x 7000 x 2500    19.8-19.9 / 21.6             22.4-22.6 / 23.3-23.5
+ *   177 x 6000 x 3000    20.8-20.9 / 21.8-22.0        22.8-23.0 / 23.6-23.9
+ *   230 x 6000 x 3000    22.6-22.7 / 23.6-23.7        24.1-24.4 / 24.8-25.1
+ *   190 x 6500 x 3000    20.9-21.4 / 23.1-23.2        24.0-24.4 / 25.3
+ *   210 x 4300 x 3000    21.5 / 23.3                  22.5-22.8 / 23.7-24.0
+ *   240 x 5000 x 2500    20.4 / 21.2                  21.3-21.8 / 22.2-22.3
+ * level at 150 x 4500 x 3000 (H200: 19.6-19.7 both; H100: 20.9 against
+ * 20.5-20.7), and slower past the slots (200 x 8000 x 3000, H200, forced
+ * the session before: 128 blocks in two rounds, 33.9-34.7 against 28.2).
+ * Up to 64 k-tiles where rows take 2 requests or fewer, the eights lost to
  * the blocks alone (H100, forced, two calls, four rounds): 27.5-27.7
  * against 25.8-26.0 at 200 x 6144 x 4096, 27.6-27.8 against 26.3-26.8 at
  * 200 x 6000 x 4000, 14.8-15.1 against 13.3-13.6 at 150 x 5200 x 1500,
  * 18.8-18.9 against 17.7-18.5 at 200 x 6000 x 2000, 19.3-19.4 against
  * 18.8-18.9 at 176 x 7000 x 2000; level at 160 x 6000 x 2000.
+ * Past 64 k-tiles, the eights forced in a scratch build against the
+ * rules' tiles (64 x 192 and 64 x 224 in fours; 128 x 96 and 128 x 128
+ * alone on the H100), one call a card, two rounds, us (ratio to cuBLAS;
+ * the blocks alone and the pair were slower than the eights at each):
+ *                        H200                          H100
+ *   200 x 7000 x 6000    32.6-32.8 (0.94) / 34.9-35.0  40.0-40.1 (0.94) / 44.4-46.4 (0.85)
+ *   200 x 6000 x 6000    32.1-32.5 (0.95) / 34.4       36.8-37.0 (0.94) / 38.7 (0.89)
+ *   160 x 6000 x 6000    28.6 (0.93) / 30.6 (0.87)     35.6 (0.93) / 36.4 (0.91)
+ *   140 x 6000 x 6000    27.8 (0.94) / 30.6 (0.86)     35.7-35.8 (0.92) / 39.7-39.9 (0.83)
+ *   180 x 7000 x 6000    31.0-31.1 / 32.8-32.9         39.3 / 42.6-43.6
+ *   200 x 6000 x 5000                                  33.6 (0.93) / 35.4 (0.88)
+ * but slower than the rules' tiles at 1 and 1.5 requests: 43.8-44.0
+ * against 42.8-43.0 at 160 x 6000 x 8192 (H100), 27.5-27.7 against
+ * 26.1-26.6 at 200 x 6000 x 4000 (H100).
  * Returns the form (HGEMM_SWAP_ONES, _PAIR or _EIGHTS), 0 where not
  * taken. */
 #define HGEMM_NARROW_TWO_ACROSS_MAX_K_TILES 64
@@ -1004,11 +1021,15 @@ static inline int hgemm_swap_ab_narrow_two_across(int m, int n, int k, int ld, i
                                                   double dram_bytes_per_clock)
 {
     int width = hgemm_swap_ab_half_width(m);
-    if (m <= 128 || width >= 128 || (k + 63) / 64 > HGEMM_NARROW_TWO_ACROSS_MAX_K_TILES) return 0;
+    if (m <= 128 || width >= 128) return 0;
     long long tiles = (n + 127) / 128, blocks = tiles * 2;
     if (hgemm_swap_ab_rows(m, n, sms) != 128 || blocks > sms) return 0;
     if (hgemm_swap_ab_tall_slices(m, n, k, sms, 128, width, 1, 1, 1, dram_bytes_per_clock) > 1) return 0;
-    if (hgemm_box_row_requests(ld) > 2) return (tiles + 3) / 4 * 4 * 2 <= slots8 ? HGEMM_SWAP_EIGHTS : 0;
+    double requests = hgemm_box_row_requests(ld);
+    int long_k = (k + 63) / 64 > HGEMM_NARROW_TWO_ACROSS_MAX_K_TILES;
+    if (requests > 2 || (long_k && requests > 1.5))
+        return (tiles + 3) / 4 * 4 * 2 <= slots8 ? HGEMM_SWAP_EIGHTS : 0;
+    if (long_k) return 0;
     if (!hgemm_fast_dram(dram_bytes_per_clock, sms) || hgemm_leaves_a_fifth_idle(blocks, sms))
         return HGEMM_SWAP_ONES;
     return blocks <= slots2 ? HGEMM_SWAP_PAIR : 0;
@@ -1035,9 +1056,9 @@ typedef struct hgemm_swap_ab_shape {
  * (hgemm_swap_ab_pairs), two tiles across A's rows alone where not in
  * eights (hgemm_swap_ab_two_across_alone), and 192-row eights where
  * 128-row fours do not fit (hgemm_swap_ab_tall_pairs), and 128-row tiles
- * two across A's rows as wide as their half of them, alone, as a pair or
- * in eights, in one wave at K up to 4096
- * (hgemm_swap_ab_narrow_two_across); 128- and 192-row tiles 96 wide where
+ * two across A's rows as wide as their half of them, alone or as a pair at
+ * K up to 4096, in eights where rows take more requests or K is longer, in
+ * one wave (hgemm_swap_ab_narrow_two_across); 128- and 192-row tiles 96 wide where
  * that holds A's rows
  * (hgemm_swap_ab_multiply_width);
  * last, 64-row tiles as wide as their rows of A past 64

@@ -57,6 +57,8 @@ int main(int argc, char **argv)
                             * in 120 blocks */
                            "131x4300x66", "157x6001x600", "171x5003x130", "183x7001x66", "205x6500x200",
                            "217x4501x66", "233x7600x130",
+                           /* past 64 k-tiles at 1.75 requests (K = 4112: 65) */
+                           "187x6001x4112",
                            /* persistent_multicast's TMA stores: 11 tile rows (the last
                             * cluster's second block wholly past M) by 22 tile columns,
                             * the last 4 wide, 2 rounds of 132 blocks */

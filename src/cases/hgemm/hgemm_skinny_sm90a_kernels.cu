@@ -574,8 +574,9 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  *   200 x 6000 x 4000      0.97 against 0.85     0.96 against 0.93
  *   160 x 8000 x 4000      0.94 against 0.91     0.99 against 0.94
  *   130 x 4608 x 4096      (in slices, as before) 0.98 against 0.92
- * Where rows take more than 2 requests (K = 2500, 3000), those narrow
- * tiles run in eights, four pairs along B's rows sharing A's tile
+ * Where rows take more than 2 requests (K = 2500, 3000), and past 64
+ * k-tiles where they take more than 1.5 (K = 6000), those narrow tiles
+ * run in eights, four pairs along B's rows sharing A's tile
  * (cuBLAS's 128x104 4x2), where their blocks fit at once, in place of the
  * 64-row tiles across A's rows in fours and the 128 x 128 eights. H100,
  * two calls, four rounds, ratio to cuBLAS against the build before (the
@@ -585,7 +586,10 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  *   200 x 7680 x 3000      0.92 against 0.88
  *   129 x 7000 x 3000      0.91 against 0.89
  *   177 x 6000 x 3000      1.24 against 1.19
- *   230 x 6000 x 3000      1.10 against 1.07 */
+ *   230 x 6000 x 3000      1.10 against 1.07
+ * and past 64 k-tiles, H100, forced (hgemm_swap_ab_narrow_two_across
+ * has both cards): 0.94 against 0.85 at 200 x 7000 x 6000, 0.92 against
+ * 0.83 at 140 x 6000 x 6000, 0.93 against 0.88 at 200 x 6000 x 5000. */
 
 /* CLUSTER blocks along B's rows share A's tile; PAIR = 2: two tile
  * columns (A's rows in two tiles) side by side, each block bringing half
