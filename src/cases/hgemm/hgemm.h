@@ -1000,20 +1000,27 @@ static inline int hgemm_swap_ab_half_width(int m)
  * 200 x 6000 x 4000, 14.8-15.1 against 13.3-13.6 at 150 x 5200 x 1500,
  * 18.8-18.9 against 17.7-18.5 at 200 x 6000 x 2000, 19.3-19.4 against
  * 18.8-18.9 at 176 x 7000 x 2000; level at 160 x 6000 x 2000.
- * Past 64 k-tiles, the eights forced in a scratch build against the
- * rules' tiles (64 x 192 and 64 x 224 in fours; 128 x 96 and 128 x 128
- * alone on the H100), one call a card, two rounds, us (ratio to cuBLAS;
- * the blocks alone and the pair were slower than the eights at each):
+ * Past 64 k-tiles, this rule against the build before (64 x 192 and 64
+ * x 224 in fours, 128 x 96 and 128 x 128 alone), one call a card, two
+ * rounds, us (ratio to cuBLAS; forced, the blocks alone and the pair were
+ * slower than the eights at each of the first five, on both cards):
  *                        H200                          H100
- *   200 x 7000 x 6000    32.6-32.8 (0.94) / 34.9-35.0  40.0-40.1 (0.94) / 44.4-46.4 (0.85)
- *   200 x 6000 x 6000    32.1-32.5 (0.95) / 34.4       36.8-37.0 (0.94) / 38.7 (0.89)
- *   160 x 6000 x 6000    28.6 (0.93) / 30.6 (0.87)     35.6 (0.93) / 36.4 (0.91)
- *   140 x 6000 x 6000    27.8 (0.94) / 30.6 (0.86)     35.7-35.8 (0.92) / 39.7-39.9 (0.83)
- *   180 x 7000 x 6000    31.0-31.1 / 32.8-32.9         39.3 / 42.6-43.6
- *   200 x 6000 x 5000                                  33.6 (0.93) / 35.4 (0.88)
- * but slower than the rules' tiles at 1 and 1.5 requests: 43.8-44.0
- * against 42.8-43.0 at 160 x 6000 x 8192 (H100), 27.5-27.7 against
- * 26.1-26.6 at 200 x 6000 x 4000 (H100).
+ *   200 x 7000 x 6000    32.7-32.8 (0.95) / 35.0 (0.89) 40.1-40.4 (0.95) / 47.2-47.3 (0.81)
+ *   200 x 6000 x 6000    32.2-32.3 (0.96) / 34.4 (0.90) 36.7-36.9 (0.95) / 38.6 (0.90)
+ *   160 x 6000 x 6000    28.8-28.9 (0.93) / 30.8-30.9   35.4-35.6 (0.94) / 36.2-36.4 (0.92)
+ *   140 x 6000 x 6000    27.8-27.9 (0.96) / 30.6-30.7   35.1-35.4 (0.94) / 38.8-39.1 (0.85)
+ *   180 x 7000 x 6000    31.1-31.2 / 33.2-33.6          39.9-40.5 / 42.3-44.1
+ *   200 x 6000 x 5000    30.1 (0.95) / 33.3 (0.86)      33.5-33.8 (0.94) / 35.4-35.5 (0.89)
+ *   150 x 7000 x 5000    28.7 (1.00) / 31.1-31.2 (0.93) 35.5-35.8 (0.95) / 36.3-36.4 (0.93)
+ *   200 x 6000 x 9000    46.2 (1.06) / 51.7-51.8 (0.94) 50.7 (0.95) / 53.4-53.6 (0.90)
+ *   200 x 6000 x 10000   47.3-47.6 (1.05) / 50.8 (0.98) 56.0-56.3 (0.96) / 58.4 (0.92)
+ *   230 x 6000 x 6000    35.9-36.0 / 36.5-37.1          37.8-37.9 / 40.3-40.4
+ *   176 x 5800 x 6000    28.2-29.1 / 30.0-30.7          34.3-34.9 (0.95) / 35.1-35.6 (0.93)
+ *   160 x 7500 x 7000    37.5-37.8 / 39.4-39.6          48.0-48.2 / 48.6-48.8
+ * (cuBLAS 2.5-3.3 times slower at the last).
+ * Forced, the eights were slower than the rules' tiles at 1 and 1.5
+ * requests: 43.8-44.0 against 42.8-43.0 at 160 x 6000 x 8192 (H100),
+ * 27.5-27.7 against 26.1-26.6 at 200 x 6000 x 4000 (H100).
  * Returns the form (HGEMM_SWAP_ONES, _PAIR or _EIGHTS), 0 where not
  * taken. */
 #define HGEMM_NARROW_TWO_ACROSS_MAX_K_TILES 64
