@@ -579,17 +579,17 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  * run in eights, four pairs along B's rows sharing A's tile
  * (cuBLAS's 128x104 4x2), where their blocks fit at once, in place of the
  * 64-row tiles across A's rows in fours and the 128 x 128 eights. H100,
- * two calls, four rounds, ratio to cuBLAS against the build before (the
- * H200's figures, forced, are in hgemm_swap_ab_narrow_two_across):
+ * two calls, four rounds, ratio to cuBLAS against the build before
+ * (hgemm_swap_ab_narrow_two_across has the H200's figures too):
  *   200 x 6000 x 3000      0.91 against 0.86
  *   135 x 6000 x 3000      0.92 against 0.88
  *   200 x 7680 x 3000      0.92 against 0.88
  *   129 x 7000 x 3000      0.91 against 0.89
  *   177 x 6000 x 3000      1.24 against 1.19
  *   230 x 6000 x 3000      1.10 against 1.07
- * and past 64 k-tiles, H100, forced (hgemm_swap_ab_narrow_two_across
- * has both cards): 0.94 against 0.85 at 200 x 7000 x 6000, 0.92 against
- * 0.83 at 140 x 6000 x 6000, 0.93 against 0.88 at 200 x 6000 x 5000. */
+ * and past 64 k-tiles (one call, two rounds): 0.95 against 0.81 at 200 x
+ * 7000 x 6000, 0.94 against 0.85 at 140 x 6000 x 6000, 0.94 against 0.89
+ * at 200 x 6000 x 5000. */
 
 /* CLUSTER blocks along B's rows share A's tile; PAIR = 2: two tile
  * columns (A's rows in two tiles) side by side, each block bringing half
