@@ -318,6 +318,15 @@ static inline int hgemm_fast_dram(double dram_bytes_per_clock, int sms)
     return dram_bytes_per_clock / sms >= HGEMM_FAST_DRAM_BYTES_PER_SM;
 }
 
+/* The blocks that `tiles` of B's tiles take in eights: clusters of four
+ * tiles along B's rows (the last one filled out past N), two blocks across
+ * A's rows each; against `slots8` (hgemm_swap_ab_pairs, _tall_pairs,
+ * _halves, _narrow_two_across). */
+static inline long long hgemm_eights_blocks(long long tiles)
+{
+    return (tiles + 3) / 4 * 4 * 2;
+}
+
 /* Whether `blocks` alone leave a fifth of the SMs or more idle: on fast
  * DRAM, where blocks alone keep their lead over blocks that share their
  * copies (hgemm_swap_ab_pairs, hgemm_swap_ab_narrow_two_across). */
@@ -633,7 +642,7 @@ static inline int hgemm_swap_ab_pairs(int m, int n, int ld, int sms, int rows, i
 {
     if (cluster != 4 || slots8 < 8 || hgemm_swap_ab_tiles_across(m, width) != 2) return 0;
     int cols = hgemm_swap_ab_tile_cols(m, width);
-    long long blocks = ((long long)(n + rows - 1) / rows + 3) / 4 * 4 * 2 * splits;
+    long long blocks = hgemm_eights_blocks((n + rows - 1) / rows) * splits;
     if (blocks > slots8) return 0;
     long long blocks_alone = (long long)(n + rows - 1) / rows * 2 * splits;
     if (rows == 64 && hgemm_box_row_requests(ld) <= 1.5 && hgemm_fast_dram(dram_bytes_per_clock, sms) &&
@@ -707,7 +716,7 @@ static inline int hgemm_swap_ab_tall_pairs(int m, int n, int ld, int sms, int ro
     if (cluster != 1 || rows != 128 || width != 128 || slots8 < 8 || hgemm_box_row_requests(ld) == 1) return 0;
     if (hgemm_swap_ab_tiles_across(m, width) != 2) return 0;
     long long tiles = (n + 127) / 128, fours = (tiles + 3) / 4 * 4 * 2 * splits;
-    if (fours <= slots4 || ((n + 191) / 192 + 3) / 4 * 4 * 2 > slots8) return 0;
+    if (fours <= slots4 || hgemm_eights_blocks((n + 191) / 192) > slots8) return 0;
     int cols = hgemm_swap_ab_tile_cols(m, width);
     double dram = hgemm_dram_clocks(n, dram_bytes_per_clock);
     double alone = hgemm_k_tile_clocks(128 + cols, ld, 128, hgemm_swap_ab_multiply_width(width, 128, cols, 1), dram);
@@ -734,7 +743,7 @@ static inline int hgemm_swap_ab_halves(int m, int n, int ld, int rows, int width
 {
     if (rows != 64 || width != 128 || m <= 64 || splits < 2 || hgemm_box_row_requests(ld) == 1) return 0;
     long long tiles = (n + 63) / 64;
-    if ((tiles + 3) / 4 * 4 * 2 <= slots8) return 4;
+    if (hgemm_eights_blocks(tiles) <= slots8) return 4;
     return tiles * 2 <= slots2 ? 1 : 0;
 }
 
@@ -1035,7 +1044,7 @@ static inline int hgemm_swap_ab_narrow_two_across(int m, int n, int k, int ld, i
     double requests = hgemm_box_row_requests(ld);
     int long_k = (k + 63) / 64 > HGEMM_NARROW_TWO_ACROSS_MAX_K_TILES;
     if (requests > 2 || (long_k && requests > 1.5))
-        return (tiles + 3) / 4 * 4 * 2 <= slots8 ? HGEMM_SWAP_EIGHTS : 0;
+        return hgemm_eights_blocks(tiles) <= slots8 ? HGEMM_SWAP_EIGHTS : 0;
     if (long_k) return 0;
     if (!hgemm_fast_dram(dram_bytes_per_clock, sms) || hgemm_leaves_a_fifth_idle(blocks, sms))
         return HGEMM_SWAP_ONES;

@@ -398,6 +398,7 @@ static void test_swap_ab_across(void)
 #define NARROW(dram_gbps, m, n, k, slots2, slots8) \
     hgemm_swap_ab_narrow_two_across(m, n, k, hgemm_ld(k), 132, slots2, slots8, (dram_gbps) / 1.98)
     enum { ALONE = HGEMM_SWAP_ONES, PAIR = HGEMM_SWAP_PAIR, EIGHTS = HGEMM_SWAP_EIGHTS };
+    EXPECT(hgemm_eights_blocks(60) == 120 && hgemm_eights_blocks(61) == 128 && hgemm_eights_blocks(1) == 8);
     EXPECT(NARROW(4800.0, 200, 8400, 2000, 132, 120) == PAIR); /* 132 blocks, 1.75 requests, fast DRAM */
     EXPECT(NARROW(4800.0, 200, 8400, 2000, 130, 120) == 0);    /* pairs that do not fit: the rules' tiles */
     EXPECT(NARROW(3352.32, 200, 8400, 2000, 130, 120) == ALONE); /* alone on the H100's DRAM */

@@ -210,10 +210,10 @@ __device__ __forceinline__ void wgmma_sum_slices_in_cluster(uint32_t ring, int c
  * Warpgroups 1 and 2 consume, each 64 rows of the 128 x BN block tile,
  * with up to 232 registers; each keeps one k-tile of wgmma in flight
  * (wait_group 1) and releases a stage as soon as the multiply that read
- * it is done. Loads,
- * multiplies of the two consumers and the release no longer wait for one
- * another, and the ring is deeper (6 stages at 128 x 128). (CONSUMERS = 1,
- * one consumer on a 64 x BN tile, serves swap_ab's short tiles.)
+ * it is done. Loads, multiplies of the two consumers and the release no
+ * longer wait for one another, and the ring is deeper (6 stages at 128 x
+ * 128). (CONSUMERS = 1, one consumer on a 64 x BN tile, serves swap_ab's
+ * short tiles.)
  * Rung 8 (BN = 256): 128 x 256 tiles, m64n256k16: each k-tile byte of A
  * now feeds 256 columns, not 128: shared-memory reads per FLOP drop by a
  * third (wgmma reads A and B from shared memory; at 128 x 128 that traffic
