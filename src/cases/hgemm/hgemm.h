@@ -484,10 +484,11 @@ static inline int hgemm_swap_ab_across_cluster(int n, int slots2, int slots4)
  *   190 x 4100 x 1500                                13.0-13.4 against 14.9-15.0
  * level at 150 x 5600 x 4000 (H200), slower at 180 x 7000 x 4000 (H200:
  * 27.0-27.2 against 25.2, 1.04 of cuBLAS). Returns the width, or 0. */
+#define HGEMM_SWAP_ACROSS_MAX_M 224
 static inline int hgemm_swap_ab_across(int m, int n, int k, int ld, int sms, double stream_bytes, int slots2,
                                        int slots4, double dram_bytes_per_clock)
 {
-    if (m <= 128 || m > 224 || hgemm_box_row_requests(ld) <= 1.5) return 0;
+    if (m <= 128 || m > HGEMM_SWAP_ACROSS_MAX_M || hgemm_box_row_requests(ld) <= 1.5) return 0;
     int across_cluster = hgemm_swap_ab_across_cluster(n, slots2, slots4);
     if (!across_cluster) return 0;
     int width = m <= 192 ? 192 : 224, k_tiles = (k + 63) / 64;
@@ -889,8 +890,11 @@ static inline int hgemm_swap_ab_sums_in_cluster(int m, int n, int rows, int widt
  * wave's blocks at once, hgemm_swap_ab_sums_in_cluster). The partials'
  * sum costs as much at any K, so each slice is
  * HGEMM_TALL_SLICE_MIN_K_TILES k-tiles or more: 14.1 against 11.1-11.3 us
- * at 150 x 5000 x 1024, 5 k-tiles a slice. Returns the slices, 1 where the
- * rule does not apply. */
+ * at 150 x 5000 x 1024, 5 k-tiles a slice. Up to 240 rows, tiles two
+ * across as wide as their half of A's rows beat these slices and take
+ * their place, but past 64 k-tiles where they are wider than 80
+ * (hgemm_swap_ab_narrow_two_across). Returns the slices, 1 where the rule
+ * does not apply. */
 #define HGEMM_TALL_SLICE_MIN_K_TILES 16
 static inline int hgemm_swap_ab_tall_slices(int m, int n, int k, int sms, int rows, int width, int splits,
                                             int cluster, int pair, double dram_bytes_per_clock)
@@ -938,11 +942,17 @@ static inline int hgemm_swap_ab_half_width(int m)
  * x 2000, H200). Where rows take more (K = 2500, 3000, 5000), and past
  * those k-tiles where they take more than 1.5 (K = 6000), in eights: four
  * pairs along B's rows that share A's tile (cuBLAS's 128x104 4x2 at 200 x
- * 6000 x 3000, H200). Past those k-tiles at 1.5 requests or fewer (K =
- * 8192, 12000), where the pairs or the eights do not fit at once
- * (`slots2`, `slots8`), and where hgemm_swap_ab_tall_slices cuts the
- * tiles into slices, the rules above keep the shape. Forced in a scratch
- * build, one call a card, two rounds, us (ratio to cuBLAS), against the
+ * 6000 x 3000, H200). Past those k-tiles at 1 request (K = 6144, 8192,
+ * 16384) alone; at 1.5 (K = 8160, 12000) as a pair where DRAM is fast,
+ * and on slower DRAM the rules above keep the shape (the H100's, forced
+ * at five shapes: the blocks alone 2-7% faster at two, the pair 4% at
+ * one, level within 2% at two). They take the place of
+ * hgemm_swap_ab_tall_slices' tiles in slices up to 64 k-tiles; past them
+ * only where they are 80 wide or less (M up to 160) and K is 128 k-tiles
+ * or fewer, and the eights only up to 224 rows (past those the rules
+ * above give the slices, not 64-row tiles across A's rows). Where the
+ * pairs or the eights do not fit at once (`slots2`, `slots8`), the rules
+ * above keep the shape. Forced in a scratch build, one call a card, two rounds, us (ratio to cuBLAS), against the
  * rules' tiles (2026-11-27):
  *                        H200: rules / alone / pair        H100: rules / alone / pair
  *   200 x 8000 x 2000    21.2 (0.80) / 18.7 / 18.3 (0.92)  22.5 (0.85) / 20.2 (0.95) / 21.5
@@ -1030,9 +1040,59 @@ static inline int hgemm_swap_ab_half_width(int m)
  * Forced, the eights were slower than the rules' tiles at 1 and 1.5
  * requests: 43.8-44.0 against 42.8-43.0 at 160 x 6000 x 8192 (H100),
  * 27.5-27.7 against 26.1-26.6 at 200 x 6000 x 4000 (H100).
+ * Past 64 k-tiles at 1 and 1.5 requests, and in place of the slices,
+ * this rule against the build before (the rules' tiles: 128 x 96 and
+ * 128 x 128 alone, 64 x 192 and 64 x 224 in fours, the slices), us
+ * (ratio to cuBLAS), two rounds; H200 four calls, H100 one (2026-11-27):
+ *                        H200                                     H100
+ *   200 x 6000 x 8192    38.8-38.9 (0.99) / 45.7-45.9 (0.84)      43.7-44.0 (0.99) / 45.5 (0.96)
+ *   160 x 6000 x 8192    33.1-33.2 / 36.3-36.4                    42.2-42.3 / 42.9-43.0
+ *   230 x 6000 x 8192    43.4-43.6 / 46.0-46.1                    44.3 / 46.0
+ *   200 x 8192 x 8192    41.9 (0.98) / 47.9-48.1 (0.86)
+ *   140 x 5500 x 8192    30.5-30.6 / 34.2 (slices)                39.0 / 40.0-40.3
+ *   176 x 7000 x 6144    28.9-29.1 / 30.2-30.4                    37.8 / 37.4-38.3
+ *   200 x 6000 x 16384   73.5-73.7 (0.91) / 88.1-88.5 (0.76)
+ *   200 x 8000 x 16384   88.1-88.5 (0.95) / 97.9-98.3 (0.86)
+ *   230 x 6000 x 16384   84.4-84.8 / 89.0-89.3
+ *   200 x 5000 x 16384   (the slices kept)                        71.8-72.5 / 82.7-83.6
+ *   200 x 7000 x 12000   58.5-58.7 (0.95) / 67.1 (0.83)
+ *   180 x 8000 x 12000   63.3 (1.01) / 71.9-73.3 (0.89)
+ *   140 x 6000 x 12000   48.1-48.2 / 50.1-50.4
+ *   150 x 6000 x 8160    35.6 / 36.7
+ *   150 x 5000 x 4096    19.9 (0.98) / 22.0-22.2 (0.88, slices)
+ *   130 x 4608 x 4096    18.5-18.6 (0.99) / 20.4-20.5 (0.90, slices)
+ *   160 x 5000 x 4000    19.9-20.0 / 22.6-22.7 (slices)
+ *   200 x 5000 x 4000    23.3-23.4 / 24.4-24.5 (slices)
+ *   200 x 5120 x 4096    23.4 / 24.3-24.4 (slices)
+ *   160 x 5120 x 8192    31.6-31.7 / 32.9-33.1 (slices)
+ *   130 x 5000 x 8192    29.5 / 31.9-32.0 (slices)
+ *   150 x 5000 x 6144    25.8-26.0 / 26.8-26.9 (slices)
+ *   200 x 5000 x 3500    21.3-21.4 / 23.8-23.9 (fours)
+ *   150 x 4800 x 3500    18.8-18.9 / 21.4-21.5 (fours)
+ *   200 x 5000 x 5000    29.5 / 32.1-32.2 (fours)
+ *   160 x 5200 x 6000    27.9-28.1 / 30.1-30.2 (fours)
+ *   200 x 5000 x 10000   46.8-46.9 / 49.9-50.1 (fours)
+ * level at 240 x 4608 x 4096 (25.6-25.7 against 25.8-25.9, slices);
+ * slower at 160 x 7000 x 16384 (77.2-77.5, 0.84, against 71.9-72.4 for
+ * 128 x 96 alone, H200). Past 64 k-tiles the slices kept their lead
+ * where the tiles are wider than 80 or K is longer, and the 120-wide
+ * eights (H200, us, the slices against the narrow tiles): 34.7-34.8
+ * against 38.6-38.8 at 200 x 5000 x 8192, 38.6-38.7 against 43.2-43.3 at
+ * 230 x 5000 x 8192, 31.9-32.1 against 36.1-36.2 at 180 x 4400 x 8192,
+ * 29.4-29.6 against 31.0 at 200 x 5000 x 6144, 34.8-35.0 against 39.3-39.5
+ * (a pair) at 200 x 5000 x 8160, 32.0-32.2 against 34.0 (forced) at 176 x
+ * 5000 x 8192, 45.5 against 53.9-54.0 (a pair) at 200 x 5000 x 12000,
+ * 56.5 against 70.7-70.8 at 200 x 5000 x 16384, 43.0-43.1 against 45.9
+ * (a pair, forced) at 140 x 5000 x 12000, 32.7-32.9 against 35.4-35.6
+ * (eights) at 240 x 5000 x 6000; level at 130 x 5000 x 16384 and 160 x
+ * 5000 x 10240 (forced). At 1 request past 64 k-tiles the pair was slower
+ * than the blocks alone at each shape above, on both cards (H100: 44.9-45.0
+ * against 44.0-44.1 at 200 x 6000 x 8192, 54.2 against 52.9-53.1 at 200 x
+ * 8000 x 8192).
  * Returns the form (HGEMM_SWAP_ONES, _PAIR or _EIGHTS), 0 where not
  * taken. */
 #define HGEMM_NARROW_TWO_ACROSS_MAX_K_TILES 64
+#define HGEMM_NARROW_OVER_SLICES_MAX_WIDTH 80
 static inline int hgemm_swap_ab_narrow_two_across(int m, int n, int k, int ld, int sms, int slots2, int slots8,
                                                   double dram_bytes_per_clock)
 {
@@ -1040,14 +1100,17 @@ static inline int hgemm_swap_ab_narrow_two_across(int m, int n, int k, int ld, i
     if (m <= 128 || width >= 128) return 0;
     long long tiles = (n + 127) / 128, blocks = tiles * 2;
     if (hgemm_swap_ab_rows(m, n, sms) != 128 || blocks > sms) return 0;
-    if (hgemm_swap_ab_tall_slices(m, n, k, sms, 128, width, 1, 1, 1, dram_bytes_per_clock) > 1) return 0;
     double requests = hgemm_box_row_requests(ld);
-    int long_k = (k + 63) / 64 > HGEMM_NARROW_TWO_ACROSS_MAX_K_TILES;
+    int k_tiles = (k + 63) / 64, long_k = k_tiles > HGEMM_NARROW_TWO_ACROSS_MAX_K_TILES;
+    int fast = hgemm_fast_dram(dram_bytes_per_clock, sms);
+    int slices_cut = long_k && hgemm_swap_ab_tall_slices(m, n, k, sms, 128, width, 1, 1, 1, dram_bytes_per_clock) > 1;
     if (requests > 2 || (long_k && requests > 1.5))
-        return hgemm_eights_blocks(tiles) <= slots8 ? HGEMM_SWAP_EIGHTS : 0;
-    if (long_k) return 0;
-    if (!hgemm_fast_dram(dram_bytes_per_clock, sms) || hgemm_leaves_a_fifth_idle(blocks, sms))
-        return HGEMM_SWAP_ONES;
+        return hgemm_eights_blocks(tiles) <= slots8 && !(slices_cut && m > HGEMM_SWAP_ACROSS_MAX_M) ? HGEMM_SWAP_EIGHTS
+                                                                                                   : 0;
+    if (slices_cut && (width > HGEMM_NARROW_OVER_SLICES_MAX_WIDTH || k_tiles > 2 * HGEMM_NARROW_TWO_ACROSS_MAX_K_TILES))
+        return 0;
+    if (long_k && requests > 1) return fast && blocks <= slots2 ? HGEMM_SWAP_PAIR : 0;
+    if (long_k || !fast || hgemm_leaves_a_fifth_idle(blocks, sms)) return HGEMM_SWAP_ONES;
     return blocks <= slots2 ? HGEMM_SWAP_PAIR : 0;
 }
 
@@ -1072,9 +1135,9 @@ typedef struct hgemm_swap_ab_shape {
  * (hgemm_swap_ab_pairs), two tiles across A's rows alone where not in
  * eights (hgemm_swap_ab_two_across_alone), and 192-row eights where
  * 128-row fours do not fit (hgemm_swap_ab_tall_pairs), and 128-row tiles
- * two across A's rows as wide as their half of them, alone or as a pair at
- * K up to 4096, in eights where rows take more requests or K is longer, in
- * one wave (hgemm_swap_ab_narrow_two_across); 128- and 192-row tiles 96
+ * two across A's rows as wide as their half of them, alone or as a pair
+ * where rows take 2 requests or fewer (1.5 past 64 k-tiles), in eights
+ * where they take more, in one wave (hgemm_swap_ab_narrow_two_across); 128- and 192-row tiles 96
  * wide where that holds A's rows (hgemm_swap_ab_multiply_width);
  * last, 64-row tiles as wide as their rows of A past 64
  * (hgemm_swap_ab_short_width) and 128-row tiles across all of them, 192
@@ -1114,8 +1177,9 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
     s.width = hgemm_swap_ab_tall_width(s.width, s.rows, hgemm_swap_ab_tile_cols(m, s.width));
     int tail_splits = hgemm_swap_ab_tail_splits(m, n, k, sms, s.rows, s.width, s.splits, s.cluster, s.pair);
     if (tail_splits > 1) s.whole = (n + s.rows - 1) / s.rows / sms * sms, s.splits = tail_splits;
-    int tall_slices =
-        hgemm_swap_ab_tall_slices(m, n, k, sms, s.rows, s.width, s.splits, s.cluster, s.pair, dram_bytes_per_clock);
+    int tall_slices = narrow ? 1
+                             : hgemm_swap_ab_tall_slices(m, n, k, sms, s.rows, s.width, s.splits, s.cluster, s.pair,
+                                                         dram_bytes_per_clock);
     if (tall_slices > 1) s.width = hgemm_swap_ab_tall_width(256, s.rows, m), s.splits = tall_slices;
     s.sum_in_cluster =
         hgemm_swap_ab_sums_in_cluster(m, n, s.rows, s.width, s.splits, s.cluster, s.pair, s.whole, slots2, slots4);

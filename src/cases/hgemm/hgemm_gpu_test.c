@@ -57,8 +57,10 @@ int main(int argc, char **argv)
                             * in 120 blocks */
                            "131x4300x66", "157x6001x600", "171x5003x130", "183x7001x66", "205x6500x200",
                            "217x4501x66", "233x7600x130",
-                           /* past 64 k-tiles at 1.75 requests (K = 4112: 65) */
-                           "187x6001x4112",
+                           /* past 64 k-tiles (65): eights at 1.75 requests (K =
+                            * 4112), alone at 1 (4160), a pair at 1.5 on fast DRAM
+                            * (4128; the H100's takes the rules before) */
+                           "187x6001x4112", "161x4500x4160", "201x6300x4128",
                            /* persistent_multicast's TMA stores: 11 tile rows (the last
                             * cluster's second block wholly past M) by 22 tile columns,
                             * the last 4 wide, 2 rounds of 132 blocks */
@@ -130,10 +132,10 @@ int main(int argc, char **argv)
                            /* a tile's slices summed in their cluster (40x1000x700,
                             * 17x999x700 and 128x4100x1024 above: twos): fours, 30
                             * tiles, the last 45 rows, 23 of A's; and one 128-row
-                            * tile across all of A's rows in place of two across,
-                            * in 3 slices of 16-17 k-tiles (where DRAM is fast
-                            * enough for it: the H200's, not the H100's) */
-                           "23x1901x1152", "131x4700x3136",
+                            * tile across all 250 of A's rows in place of two
+                            * across, in 3 slices of 16-17 k-tiles (where DRAM is
+                            * fast enough for it: the H200's, not the H100's) */
+                           "23x1901x1152", "250x4700x3136",
                            /* split_k's and swap_ab's 132 slices of one tile: each
                             * thread of the sum by eight groups adds 16 or 17: the
                             * loop unrolled by 16 and its rest */

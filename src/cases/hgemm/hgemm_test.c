@@ -408,16 +408,18 @@ static void test_swap_ab_across(void)
     EXPECT(NARROW(4800.0, 200, 7000, 2500, 132, 120) == EIGHTS && NARROW(4800.0, 135, 6000, 3000, 132, 120) == EIGHTS);
     EXPECT(NARROW(4800.0, 200, 8000, 3000, 132, 120) == 0 && NARROW(4800.0, 200, 8000, 3000, 132, 128) == EIGHTS);
     EXPECT(NARROW(4800.0, 200, 7680, 3000, 132, 120) == EIGHTS && NARROW(4800.0, 200, 7681, 3000, 132, 120) == 0);
-    /* past 64 k-tiles: eights where rows take more than 1.5 requests, else not taken */
+    /* past 64 k-tiles: eights where rows take more than 1.5 requests, a pair at 1.5 on fast DRAM, alone at 1 */
     EXPECT(NARROW(3352.32, 200, 6000, 6000, 132, 120) == EIGHTS && NARROW(4800.0, 140, 6000, 6000, 132, 120) == EIGHTS);
     EXPECT(NARROW(3352.32, 200, 6000, 5000, 132, 120) == EIGHTS); /* 2.25 requests */
-    EXPECT(NARROW(3352.32, 200, 6000, 8192, 132, 120) == 0 && NARROW(3352.32, 200, 6000, 12000, 132, 120) == 0);
+    EXPECT(NARROW(3352.32, 200, 6000, 8192, 132, 120) == ALONE && NARROW(4800.0, 200, 6000, 8192, 132, 120) == ALONE);
+    EXPECT(NARROW(4800.0, 200, 6000, 12000, 132, 120) == PAIR && NARROW(3352.32, 200, 6000, 12000, 132, 120) == 0);
+    EXPECT(NARROW(4800.0, 200, 8448, 12000, 130, 120) == 0); /* 132 blocks in pairs: more than fit */
     EXPECT(NARROW(3352.32, 200, 6000, 4096, 132, 120) == ALONE && NARROW(3352.32, 200, 6000, 4112, 132, 120) == EIGHTS);
     EXPECT(NARROW(3352.32, 160, 8000, 6000, 132, 120) == 0); /* 128 blocks in eights: more than fit */
     /* 104 blocks, 106 */
     EXPECT(NARROW(4800.0, 200, 6656, 4096, 132, 120) == ALONE && NARROW(4800.0, 200, 6657, 4096, 132, 120) == PAIR);
     /* 64 k-tiles */
-    EXPECT(NARROW(4800.0, 200, 8000, 4096, 132, 120) == PAIR && NARROW(4800.0, 200, 8000, 4160, 132, 120) == 0);
+    EXPECT(NARROW(4800.0, 200, 8000, 4096, 132, 120) == PAIR && NARROW(4800.0, 200, 8000, 4160, 132, 120) == ALONE);
     /* M from 129 to 240 (120 wide) */
     EXPECT(NARROW(3352.32, 129, 8000, 2000, 132, 120) == ALONE && NARROW(3352.32, 128, 8000, 2000, 132, 120) == 0);
     EXPECT(NARROW(3352.32, 240, 8000, 2000, 132, 120) == ALONE && NARROW(3352.32, 241, 8000, 2000, 132, 120) == 0);
@@ -426,8 +428,17 @@ static void test_swap_ab_across(void)
     EXPECT(NARROW(3352.32, 200, 4224, 2000, 132, 120) == 0 && NARROW(3352.32, 200, 4225, 2000, 132, 120) == ALONE);
     EXPECT(NARROW(3352.32, 200, 8448, 2000, 132, 120) == ALONE && NARROW(3352.32, 200, 8449, 2000, 132, 120) == 0);
     EXPECT(NARROW(3352.32, 200, 4224, 3000, 132, 120) == 0 && NARROW(3352.32, 200, 4225, 3000, 132, 120) == EIGHTS);
-    /* in slices */
-    EXPECT(NARROW(4800.0, 130, 4608, 4096, 132, 120) == 0 && NARROW(3352.32, 130, 4608, 4096, 132, 120) == ALONE);
+    /* in place of the tall slices: up to 64 k-tiles; past them 80 wide or less, up to 128 k-tiles */
+    EXPECT(NARROW(4800.0, 130, 4608, 4096, 132, 120) == ALONE && NARROW(3352.32, 130, 4608, 4096, 132, 120) == ALONE);
+    EXPECT(NARROW(4800.0, 200, 5000, 4096, 132, 120) == ALONE && NARROW(4800.0, 200, 5000, 8192, 132, 120) == 0);
+    EXPECT(NARROW(4800.0, 160, 5120, 8192, 132, 120) == ALONE && NARROW(4800.0, 176, 5120, 8192, 132, 120) == 0);
+    EXPECT(NARROW(4800.0, 160, 5120, 8256, 132, 120) == 0 && NARROW(3352.32, 200, 5000, 16384, 132, 120) == ALONE);
+    EXPECT(NARROW(4800.0, 200, 5000, 8160, 132, 120) == 0);  /* a pair wider than 80 */
+    EXPECT(NARROW(4800.0, 150, 6000, 8160, 132, 120) == PAIR); /* past 5632 rows of B the slices do not cut */
+    /* the eights in their place up to 224 rows, where the rules before them give 64-row tiles across A's */
+    EXPECT(NARROW(4800.0, 224, 5000, 6000, 132, 120) == EIGHTS && NARROW(4800.0, 225, 5000, 6000, 132, 120) == 0);
+    EXPECT(NARROW(4800.0, 200, 5000, 10000, 132, 120) == EIGHTS);
+    EXPECT(NARROW(3352.32, 240, 5000, 6000, 132, 120) == EIGHTS); /* the H100's DRAM: no slices */
 #undef NARROW
     /* all of swap_ab's rules in their order (H100: 120 blocks in fours and in eights) */
 #define SHAPE(dram_gbps, m, n, k, r, w, s, c, p)                                                                   \
@@ -457,7 +468,7 @@ static void test_swap_ab_across(void)
     SHAPE(4800.0, 66, 4000, 3000, 64, 64, 1, 1, 2); /* two slices on an H200: a pair alone in their place */
     SHAPE_H100(160, 9216, 4096, 192, 96, 1, 1, 1);  /* two tiles of 80 rows, on the grid: alone, 96 wide */
     SHAPE_H100(192, 6144, 4096, 128, 96, 1, 1, 1);  /* 128-row tiles, two of 96: alone */
-    SHAPE_H100(160, 8192, 8192, 128, 96, 1, 1, 1);  /* 128 blocks */
+    SHAPE_H100(160, 8192, 8192, 128, 80, 1, 1, 1);  /* 128 blocks past 64 k-tiles at 1 request: alone, 80 wide */
     SHAPE_H100(144, 12288, 4096, 192, 96, 1, 1, 1); /* 192-row tiles: 128 blocks */
     SHAPE_H100(160, 16384, 4096, 128, 160, 1, 1, 1); /* past a wave: all of A in one tile, 160 wide */
     SHAPE_H100(256, 16384, 4096, 128, 256, 1, 1, 1); /* 256 wide */
@@ -470,7 +481,7 @@ static void test_swap_ab_across(void)
     SHAPE_H100(256, 8192, 8192, 128, 128, 1, 1, 1); /* 128-row tiles 128 wide: alone */
     SHAPE_H100(32, 4096, 4096, 64, 64, 1, 1, 1);    /* 32 rows: 64 wide */
     SHAPE_H100(100, 4096, 4096, 64, 104, 1, 1, 1);  /* 64-row tiles alone, 100 rows: 104 wide */
-    SHAPE_H100(200, 8192, 8192, 128, 128, 1, 1, 1); /* two tiles of 100: 128 wide */
+    SHAPE_H100(200, 8192, 8192, 128, 104, 1, 1, 1); /* two tiles of 100: 104 wide */
     SHAPE_H100(220, 11008, 4096, 192, 128, 1, 1, 1); /* 116 blocks, tiles of 110 */
     SHAPE_H100(130, 4608, 4096, 128, 72, 1, 1, 1); /* not one across in slices: the H100's DRAM */
     SHAPE_H100(160, 9216, 4000, 192, 96, 1, 1, 1);  /* off the grid: alone, not in fours */
@@ -516,8 +527,12 @@ static void test_swap_ab_across(void)
     EXPECT(hgemm_swap_ab_tall_slices(200, 5120, 4096, 132, 128, 128, 1, 1, 1, 15.9 * 132) == 1);
 #undef H200_BYTES
 #undef H100_BYTES
-    SHAPE(4800.0, 200, 5120, 4096, 128, 208, 3, 1, 1);
-    SHAPE(4800.0, 131, 4700, 3136, 128, 144, 3, 1, 1);
+    SHAPE(4800.0, 250, 5120, 4096, 128, 256, 3, 1, 1); /* past 240 rows: the narrow tiles 128 wide */
+    SHAPE(4800.0, 250, 4700, 3136, 128, 256, 3, 1, 1);
+    SHAPE(4800.0, 200, 5120, 4096, 128, 104, 1, 1, 1); /* the narrow tiles alone in their place */
+    SHAPE(4800.0, 131, 4700, 3136, 128, 72, 1, 1, 1);
+    SHAPE(4800.0, 200, 5000, 8192, 128, 208, 3, 1, 1); /* past 64 k-tiles, 104 wide: the slices keep it */
+    SHAPE(4800.0, 240, 5000, 6000, 128, 240, 3, 1, 1); /* the eights past 224 rows: the slices keep it */
     /* a tile's slices summed in their cluster: 2 or 4 slices, tiles alone, all clusters resident at once */
     EXPECT(hgemm_swap_ab_sums_in_cluster(100, 3072, 64, 128, 2, 1, 1, 0, 132, 120) == 1);  /* 96 blocks in twos */
     EXPECT(hgemm_swap_ab_sums_in_cluster(23, 1901, 64, 64, 4, 1, 1, 0, 132, 120) == 1);    /* 120 in fours */
