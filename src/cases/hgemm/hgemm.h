@@ -1137,8 +1137,9 @@ typedef struct hgemm_swap_ab_shape {
  * 128-row fours do not fit (hgemm_swap_ab_tall_pairs), and 128-row tiles
  * two across A's rows as wide as their half of them, alone or as a pair
  * where rows take 2 requests or fewer (1.5 past 64 k-tiles), in eights
- * where they take more, in one wave (hgemm_swap_ab_narrow_two_across); 128- and 192-row tiles 96
- * wide where that holds A's rows (hgemm_swap_ab_multiply_width);
+ * where they take more, in one wave (hgemm_swap_ab_narrow_two_across);
+ * 128- and 192-row tiles 96 wide where that holds A's rows
+ * (hgemm_swap_ab_multiply_width);
  * last, 64-row tiles as wide as their rows of A past 64
  * (hgemm_swap_ab_short_width) and 128-row tiles across all of them, 192
  * rows past a wave (hgemm_swap_ab_tall_rows), as wide as those
