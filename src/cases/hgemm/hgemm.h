@@ -1093,6 +1093,7 @@ static inline int hgemm_swap_ab_half_width(int m)
  * taken. */
 #define HGEMM_NARROW_TWO_ACROSS_MAX_K_TILES 64
 #define HGEMM_NARROW_OVER_SLICES_MAX_WIDTH 80
+#define HGEMM_NARROW_OVER_SLICES_MAX_K_TILES 128
 static inline int hgemm_swap_ab_narrow_two_across(int m, int n, int k, int ld, int sms, int slots2, int slots8,
                                                   double dram_bytes_per_clock)
 {
@@ -1107,7 +1108,7 @@ static inline int hgemm_swap_ab_narrow_two_across(int m, int n, int k, int ld, i
     if (requests > 2 || (long_k && requests > 1.5))
         return hgemm_eights_blocks(tiles) <= slots8 && !(slices_cut && m > HGEMM_SWAP_ACROSS_MAX_M) ? HGEMM_SWAP_EIGHTS
                                                                                                    : 0;
-    if (slices_cut && (width > HGEMM_NARROW_OVER_SLICES_MAX_WIDTH || k_tiles > 2 * HGEMM_NARROW_TWO_ACROSS_MAX_K_TILES))
+    if (slices_cut && (width > HGEMM_NARROW_OVER_SLICES_MAX_WIDTH || k_tiles > HGEMM_NARROW_OVER_SLICES_MAX_K_TILES))
         return 0;
     if (long_k && requests > 1) return fast && blocks <= slots2 ? HGEMM_SWAP_PAIR : 0;
     if (long_k || !fast || hgemm_leaves_a_fifth_idle(blocks, sms)) return HGEMM_SWAP_ONES;

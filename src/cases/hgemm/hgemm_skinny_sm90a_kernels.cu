@@ -573,7 +573,7 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  *   200 x 6144 x 4096      0.98 against 0.85     0.98 against 0.94
  *   200 x 6000 x 4000      0.97 against 0.85     0.96 against 0.93
  *   160 x 8000 x 4000      0.94 against 0.91     0.99 against 0.94
- *   130 x 4608 x 4096      (in slices, as before) 0.98 against 0.92
+ *   130 x 4608 x 4096      (then in slices)      0.98 against 0.92
  * Where rows take more than 2 requests (K = 2500, 3000), and past 64
  * k-tiles where they take more than 1.5 (K = 6000), those narrow tiles
  * run in eights, four pairs along B's rows sharing A's tile
@@ -589,7 +589,20 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  *   230 x 6000 x 3000      1.10 against 1.07
  * and past 64 k-tiles (one call, two rounds): 0.95 against 0.81 at 200 x
  * 7000 x 6000, 0.94 against 0.85 at 140 x 6000 x 6000, 0.94 against 0.89
- * at 200 x 6000 x 5000. */
+ * at 200 x 6000 x 5000.
+ * Past 64 k-tiles at 1 request those narrow tiles run alone, at 1.5 as a
+ * pair on fast DRAM; and on fast DRAM they take the place of the tall
+ * slices up to 64 k-tiles (past them where 80 wide or less).
+ * Ratio to cuBLAS against the build before, two rounds:
+ *                          H200                  H100
+ *   200 x 6000 x 8192      0.99 against 0.84     0.99 against 0.96
+ *   200 x 6000 x 16384     0.91 against 0.76
+ *   200 x 7000 x 12000     0.95 against 0.83
+ *   150 x 5000 x 4096      0.98 against 0.88
+ *   130 x 4608 x 4096      0.99 against 0.90
+ *   200 x 5000 x 16384     (the slices kept)     0.94 against 0.81
+ * slower at 160 x 7000 x 16384 (H200: 0.84 against 0.90;
+ * hgemm_swap_ab_narrow_two_across has the rest). */
 
 /* CLUSTER blocks along B's rows share A's tile; PAIR = 2: two tile
  * columns (A's rows in two tiles) side by side, each block bringing half
