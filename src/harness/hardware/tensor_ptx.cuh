@@ -158,6 +158,15 @@ __device__ __forceinline__ void mbarrier_wait(uint64_t *barrier, uint32_t parity
 #endif
 }
 
+/* Fetch a tensor map (a __grid_constant__ parameter) into the copy
+ * engine's descriptor cache ahead of its first copy. */
+__device__ __forceinline__ void prefetch_tensor_map(const void *tensor_map)
+{
+#if __CUDA_ARCH__ >= 900
+    asm volatile("prefetch.tensormap [%0];\n" ::"l"(tensor_map) : "memory");
+#endif
+}
+
 /* The tensor copy engine: the box of the 2D tensor map at element
  * coordinates (inner, outer) into shared memory at dst (laid out and
  * swizzled as the map says), its bytes counted on `barrier`. Elements
