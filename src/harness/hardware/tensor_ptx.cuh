@@ -315,16 +315,32 @@ __device__ __forceinline__ void cluster_sync()
 #endif
 }
 
+/* The address in the cluster's shared window of this block's `barrier`'s
+ * counterpart in the block of rank cta: offsets from it reach the
+ * counterparts of the barriers after it. */
+__device__ __forceinline__ uint32_t cluster_barrier_address(uint64_t *barrier, uint32_t cta)
+{
+    uint32_t remote = 0;
+#if __CUDA_ARCH__ >= 900
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(remote) : "r"(smem_address(barrier)), "r"(cta));
+#endif
+    return remote;
+}
+
+/* An arrival on the barrier at a cluster address (cluster_barrier_address). */
+__device__ __forceinline__ void mbarrier_arrive_at(uint32_t cluster_address)
+{
+#if __CUDA_ARCH__ >= 900
+    asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(cluster_address) : "memory");
+#endif
+}
+
 /* An arrival on the barrier at this barrier's offset in the cluster's block
  * of rank cta (this block's own, where cta is its rank): a consumer frees a
  * stage that a peer's producer will overwrite by multicast. */
 __device__ __forceinline__ void mbarrier_arrive_in_block(uint64_t *barrier, uint32_t cta)
 {
-#if __CUDA_ARCH__ >= 900
-    uint32_t remote;
-    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(remote) : "r"(smem_address(barrier)), "r"(cta));
-    asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(remote) : "memory");
-#endif
+    mbarrier_arrive_at(cluster_barrier_address(barrier, cta));
 }
 
 /* An arrival on the barrier at this offset in every block of a cluster of
