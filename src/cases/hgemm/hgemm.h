@@ -716,7 +716,7 @@ static inline int hgemm_swap_ab_tall_pairs(int m, int n, int ld, int sms, int ro
 {
     if (cluster != 1 || rows != 128 || width != 128 || slots8 < 8 || hgemm_box_row_requests(ld) == 1) return 0;
     if (hgemm_swap_ab_tiles_across(m, width) != 2) return 0;
-    long long tiles = (n + 127) / 128, fours = (tiles + 3) / 4 * 4 * 2 * splits;
+    long long tiles = (n + 127) / 128, fours = hgemm_eights_blocks(tiles) * splits; /* two across A's rows, in fours */
     if (fours <= slots4 || hgemm_eights_blocks((n + 191) / 192) > slots8) return 0;
     int cols = hgemm_swap_ab_tile_cols(m, width);
     double dram = hgemm_dram_clocks(n, dram_bytes_per_clock);
@@ -952,8 +952,8 @@ static inline int hgemm_swap_ab_half_width(int m)
  * or fewer, and the eights only up to 224 rows (past those the rules
  * above give the slices, not 64-row tiles across A's rows). Where the
  * pairs or the eights do not fit at once (`slots2`, `slots8`), the rules
- * above keep the shape. Forced in a scratch build, one call a card, two rounds, us (ratio to cuBLAS), against the
- * rules' tiles (2026-11-27):
+ * above keep the shape. Forced in a scratch build, one call a card, two
+ * rounds, us (ratio to cuBLAS), against the rules' tiles (2026-11-27):
  *                        H200: rules / alone / pair        H100: rules / alone / pair
  *   200 x 8000 x 2000    21.2 (0.80) / 18.7 / 18.3 (0.92)  22.5 (0.85) / 20.2 (0.95) / 21.5
  *   176 x 8000 x 2000    19.8 (0.82) / 18.5 / 17.9 (0.91)  21.3 (0.88) / 20.5 (0.91) / 20.7
