@@ -502,11 +502,11 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
         bool tells = target < (uint32_t)BLOCKS;
         uint32_t empty_there = BLOCKS > 1 && tells ? cluster_barrier_address(&empty[0], target) : 0;
         auto release = [&](int stage) {
-            if constexpr (BLOCKS > 1) {
-                if (tells) mbarrier_arrive_at(empty_there + 8 * (uint32_t)stage);
-            } else if (tells) {
+            if (!tells) return;
+            if constexpr (BLOCKS > 1)
+                mbarrier_arrive_at(empty_there + (uint32_t)(stage * sizeof(uint64_t)));
+            else
                 mbarrier_arrive(&empty[stage]);
-            }
         };
         for (int item = first; item < items; item += step) {
             ws_item work = ws_item_of<SUM_IN_CLUSTER>(item, units, whole, splits);
