@@ -97,37 +97,35 @@ ladder_check hgemm_check_host(const float *a, const float *b_t, const float *c, 
  * against 0.84); 23.6, 23.4 against 25.0, 25.3 at 193 x 7000; 16.1, 16.0
  * against 16.6, 16.7 at 77 x 5000 (Nsight Compute, unpromoted: L2 sectors
  * 1.42M against 1.66M, cuBLAS's own 1.42M); level at 4096^3, 6144^3,
- * 3000^3 and 64 x 4096 x 4096; no promotion at all level with 128B. Not
- * yet measured side by side at the grid's thin shapes on an H100, where
- * the full run after it gave 0.984 of cuBLAS at 32 x 11008 x 4096 and the
- * one before 1.029. */
+ * 3000^3 and 64 x 4096 x 4096; no promotion at all level with 128B. B's
+ * maps ask hgemm_b_promotion's, 256B where DRAM is slow (an H100). */
 #define HGEMM_L2_PROMOTION CU_TENSOR_MAP_L2_PROMOTION_L2_128B
 
 /* Dimension 0 runs along K (contiguous), dimension 1 along the rows; the
  * box is 64 x box_rows; elements past k or rows read as zero. */
-static int encode_map(CUtensorMap *map, const uint16_t *matrix, int rows, int k, int ld, int box_rows, char *err,
-                      size_t err_len)
+static int encode_map(CUtensorMap *map, const uint16_t *matrix, int rows, int k, int ld, int box_rows,
+                      CUtensorMapL2promotion promotion, char *err, size_t err_len)
 {
     uint64_t dims[2] = {(uint64_t)k, (uint64_t)rows}, strides[1] = {(uint64_t)ld * sizeof(uint16_t)};
     uint32_t box[2] = {64, (uint32_t)box_rows};
     return ladder_tensor_map(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, matrix, dims, strides, box,
-                             CU_TENSOR_MAP_SWIZZLE_128B, HGEMM_L2_PROMOTION, err, err_len);
+                             CU_TENSOR_MAP_SWIZZLE_128B, promotion, err, err_len);
 }
 
-int hgemm_encode_tensor_maps(hgemm_problem *p, char *err, size_t err_len)
+int hgemm_encode_tensor_maps(hgemm_problem *p, CUtensorMapL2promotion b_promotion, char *err, size_t err_len)
 {
-    if (encode_map(&p->a_rows128, p->a, p->m, p->k, p->ld, 128, err, err_len) ||
-        encode_map(&p->b_rows32, p->b, p->n, p->k, p->ld, 32, err, err_len) ||
-        encode_map(&p->b_rows_narrow, p->b, p->n, p->k, p->ld, hgemm_cluster_share(p->narrow_width, 2), err,
-                   err_len) ||
-        encode_map(&p->b_rows48, p->b, p->n, p->k, p->ld, 48, err, err_len) ||
-        encode_map(&p->b_rows56, p->b, p->n, p->k, p->ld, 56, err, err_len) ||
-        encode_map(&p->b_rows64, p->b, p->n, p->k, p->ld, 64, err, err_len) ||
-        encode_map(&p->b_rows96, p->b, p->n, p->k, p->ld, 96, err, err_len) ||
-        encode_map(&p->b_rows112, p->b, p->n, p->k, p->ld, 112, err, err_len) ||
-        encode_map(&p->b_rows128, p->b, p->n, p->k, p->ld, 128, err, err_len) ||
-        encode_map(&p->b_rows192, p->b, p->n, p->k, p->ld, 192, err, err_len) ||
-        encode_map(&p->b_rows256, p->b, p->n, p->k, p->ld, 256, err, err_len))
+    if (encode_map(&p->a_rows128, p->a, p->m, p->k, p->ld, 128, HGEMM_L2_PROMOTION, err, err_len) ||
+        encode_map(&p->b_rows32, p->b, p->n, p->k, p->ld, 32, b_promotion, err, err_len) ||
+        encode_map(&p->b_rows_narrow, p->b, p->n, p->k, p->ld, hgemm_cluster_share(p->narrow_width, 2),
+                   b_promotion, err, err_len) ||
+        encode_map(&p->b_rows48, p->b, p->n, p->k, p->ld, 48, b_promotion, err, err_len) ||
+        encode_map(&p->b_rows56, p->b, p->n, p->k, p->ld, 56, b_promotion, err, err_len) ||
+        encode_map(&p->b_rows64, p->b, p->n, p->k, p->ld, 64, b_promotion, err, err_len) ||
+        encode_map(&p->b_rows96, p->b, p->n, p->k, p->ld, 96, b_promotion, err, err_len) ||
+        encode_map(&p->b_rows112, p->b, p->n, p->k, p->ld, 112, b_promotion, err, err_len) ||
+        encode_map(&p->b_rows128, p->b, p->n, p->k, p->ld, 128, b_promotion, err, err_len) ||
+        encode_map(&p->b_rows192, p->b, p->n, p->k, p->ld, 192, b_promotion, err, err_len) ||
+        encode_map(&p->b_rows256, p->b, p->n, p->k, p->ld, 256, b_promotion, err, err_len))
         return -1;
     p->c_map_encoded = p->n % 4 == 0;
     if (p->c_map_encoded) {
@@ -365,8 +363,12 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
     CUDA_CHECK(cudaDeviceGetAttribute(&s->shared_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
     CUDA_CHECK(cudaDeviceGetAttribute(&s->cc_major, cudaDevAttrComputeCapabilityMajor, device));
     CUDA_CHECK(cudaDeviceGetAttribute(&s->cc_minor, cudaDevAttrComputeCapabilityMinor, device));
+    int khz;
+    CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device));
+    double dram_bytes_per_clock = dram_gbps / (khz / 1e6);
     if (s->cc_major == 9 && s->cc_minor == 0)
-        s->maps_encoded = hgemm_encode_tensor_maps(p, s->maps_error, sizeof s->maps_error) == 0;
+        s->maps_encoded = hgemm_encode_tensor_maps(p, hgemm_b_promotion(dram_bytes_per_clock, s->sms), s->maps_error,
+                                                   sizeof s->maps_error) == 0;
 #ifdef LADDER_HAVE_SM90A
     if (s->maps_encoded) {
         p->cluster_blocks = hgemm_cluster_blocks(p, 2);
@@ -376,11 +378,9 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
     p->multicast = hgemm_multicast_shape_for(p->m, p->n, p->k, p->ld, p->cluster_blocks,
                                              p->c_map_encoded ? p->cluster4_blocks : 0);
     if (s->maps_encoded && hgemm_swap_ab_width(p->m)) {
-        int khz;
-        CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device));
         hgemm_swap_ab_shape shape = hgemm_swap_ab_shape_for(p->m, p->n, p->k, p->ld, s->sms, stream_bytes,
                                                             p->cluster_blocks, p->cluster4_blocks,
-                                                            p->cluster8_blocks, dram_gbps / (khz / 1e6));
+                                                            p->cluster8_blocks, dram_bytes_per_clock);
         p->swap_ab_rows = shape.rows;
         p->swap_ab_tile_width = shape.width;
         p->swap_ab_splits = shape.splits;
@@ -392,8 +392,8 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
          * brings its share of the tile */
         int cols = hgemm_swap_ab_tile_cols(p->m, p->swap_ab_tile_width);
         s->maps_encoded = encode_map(&p->a_rows_swap, p->a, p->m, p->k, p->ld,
-                                     hgemm_cluster_share(cols, p->swap_ab_cluster), s->maps_error,
-                                     sizeof s->maps_error) == 0;
+                                     hgemm_cluster_share(cols, p->swap_ab_cluster), HGEMM_L2_PROMOTION,
+                                     s->maps_error, sizeof s->maps_error) == 0;
     }
 #endif
     int swap_ab_partials = p->swap_ab_sum_in_cluster ? 1 : p->swap_ab_splits;

@@ -105,8 +105,9 @@ int hgemm_swap_ab_pair_blocks(const hgemm_problem *problem);
 
 /* Fill the problem's tensor maps through the driver's cuTensorMapEncodeTiled
  * (found with cudaGetDriverEntryPointByVersion: no -lcuda), narrow_width
- * set first. Returns 0, or -1 with the reason in err. */
-int hgemm_encode_tensor_maps(hgemm_problem *problem, char *err, size_t err_len);
+ * set first, B's with the L2 promotion given (hgemm_b_promotion). Returns
+ * 0, or -1 with the reason in err. */
+int hgemm_encode_tensor_maps(hgemm_problem *problem, CUtensorMapL2promotion b_promotion, char *err, size_t err_len);
 
 /* Dynamic shared memory a rung of each object asks for per block (0 for
  * the WMMA rungs' static arrays, and for rungs of the other object); the
@@ -316,6 +317,26 @@ static inline double hgemm_dram_clocks(int n, double dram_bytes_per_clock)
 static inline int hgemm_fast_dram(double dram_bytes_per_clock, int sms)
 {
     return dram_bytes_per_clock / sms >= HGEMM_FAST_DRAM_BYTES_PER_SM;
+}
+
+/* The L2 promotion of B's tensor maps: where DRAM is slow, L2 fetches the
+ * pair of lines around each request (256B), not only its own line (128B,
+ * what A's and C's maps keep). In the skinny shapes B is the large operand,
+ * streamed from DRAM once, and the line beside a request is mostly the
+ * next k-tile of the same row. H100, one call, two rounds, swap_ab, us,
+ * 256B against 128B: 26.5-26.7 against 27.3-27.5 at 100 x 3072 x 8192
+ * (0.89 of cuBLAS, from 0.86), 23.7 against 24.3-24.4 at 130 x 7000 x
+ * 3000 (0.92, from 0.90), 85.6-85.9 against 87.2-87.3 at 160 x 7000 x
+ * 16384, 18.6-18.7 against 18.9 at 77 x 5000 x 3000; within 1% at 19
+ * other shapes of M 17-250, and for narrow_tiles at four and
+ * persistent_multicast at 4096^3, 6144^3 and 8192^3; 1% slower at 240 x
+ * 4608 x 4096 and 200 x 5120 x 4096. A's maps at 256B too: no better. On
+ * the H200 (fast DRAM) 128B was the faster at K = 3000, with A's maps at
+ * 256B as well (hgemm.c, HGEMM_L2_PROMOTION): it keeps 128B. */
+static inline CUtensorMapL2promotion hgemm_b_promotion(double dram_bytes_per_clock, int sms)
+{
+    return hgemm_fast_dram(dram_bytes_per_clock, sms) ? CU_TENSOR_MAP_L2_PROMOTION_L2_128B
+                                                       : CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
 }
 
 /* The blocks that `tiles` of B's tiles take in eights: clusters of four

@@ -646,6 +646,16 @@ static void test_balanced_clusters(void)
     }
 }
 
+/* B's maps ask L2 for the pair of lines around a request on an H100's
+ * DRAM (3352 GB/s at 1.98 GHz: 12.8 bytes a clock an SM), for its own line
+ * on an H200's (4800 GB/s: 18.4). */
+static void test_b_promotion(void)
+{
+    EXPECT(hgemm_b_promotion(3352.32 / 1.98, 132) == CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
+    EXPECT(hgemm_b_promotion(4800.0 / 1.98, 132) == CU_TENSOR_MAP_L2_PROMOTION_L2_128B);
+    EXPECT(hgemm_b_promotion(3352.32 / 1.98, 100) == CU_TENSOR_MAP_L2_PROMOTION_L2_128B); /* fewer SMs: 16.9 */
+}
+
 /* The vendor rows: cuBLAS last (the baseline), the padded-C reference
  * before it, flagged as vendor rows too and at the case's own precision, so
  * that every rung is compared with it. */
@@ -675,6 +685,7 @@ int main(void)
     test_swap_ab_across();
     test_swap_ab_launchable();
     test_balanced_clusters();
+    test_b_promotion();
     test_vendor_rows();
     return test_result("hgemm_test");
 }
