@@ -330,9 +330,13 @@ static inline int hgemm_fast_dram(double dram_bytes_per_clock, int sms)
  * 16384, 18.6-18.7 against 18.9 at 77 x 5000 x 3000; within 1% at 19
  * other shapes of M 17-250, and for narrow_tiles at four and
  * persistent_multicast at 4096^3, 6144^3 and 8192^3; 1% slower at 240 x
- * 4608 x 4096 and 200 x 5120 x 4096. A's maps at 256B too: no better. On
- * the H200 (fast DRAM) 128B was the faster at K = 3000, with A's maps at
- * 256B as well (hgemm.c, HGEMM_L2_PROMOTION): it keeps 128B. */
+ * 4608 x 4096 and 200 x 5120 x 4096; a second call, 2.0-2.6% faster at
+ * the first two, level at nine others. A's maps at 256B too: no better.
+ * On the H200 (fast DRAM) 256B for B lost, one call, two rounds: 71.9-72.1
+ * against 65.9-67.4 us at 160 x 7000 x 16384, 16.3-16.5 against 15.5-15.6
+ * at 77 x 5000 x 3000, 22.3-22.4 against 22.0 at 100 x 3072 x 8192, level
+ * to 0.8% faster at nine others (and with A's maps as well, earlier:
+ * hgemm.c, HGEMM_L2_PROMOTION): it keeps 128B. */
 static inline CUtensorMapL2promotion hgemm_b_promotion(double dram_bytes_per_clock, int sms)
 {
     return hgemm_fast_dram(dram_bytes_per_clock, sms) ? CU_TENSOR_MAP_L2_PROMOTION_L2_128B
