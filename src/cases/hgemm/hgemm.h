@@ -206,7 +206,12 @@ static inline HGEMM_HOST_DEVICE int hgemm_cluster_share(int cols, int cluster)
  * block's 227 KB with 1 KB for the ring's alignment and two 8-byte
  * barriers a stage (64-row tiles: 14 stages at width 64, 11 at 96, 9 at
  * 128; 128-row tiles: 8 at width 80, 7 at 128, 6 at 144, 4 at 256). A
- * constant expression, for the kernels' templates. */
+ * constant expression, for the kernels' templates. One stage fewer for
+ * the 64-row tiles (11 at width 80, cuBLAS's ring there) was 1.1-2.2%
+ * slower at six of 12 shapes of swap_ab's 64-row tiles, within 0.8% at
+ * the other six (H100, one call, two rounds, 2026-11-28: 19.2-19.3
+ * against 19.0-19.1 us at 150 x 3800 x 4000, 14.8 against 14.5-14.6 at
+ * 240 x 3800 x 2000). */
 #define HGEMM_RING_STAGES(consumers, width) \
     ((227 * 1024 - 1024) / ((64 * (consumers) + (width)) * 128 + 16))
 
@@ -327,16 +332,17 @@ static inline int hgemm_fast_dram(double dram_bytes_per_clock, int sms)
  * 256B against 128B: 26.5-26.7 against 27.3-27.5 at 100 x 3072 x 8192
  * (0.89 of cuBLAS, from 0.86), 23.7 against 24.3-24.4 at 130 x 7000 x
  * 3000 (0.92, from 0.90), 85.6-85.9 against 87.2-87.3 at 160 x 7000 x
- * 16384, 18.6-18.7 against 18.9 at 77 x 5000 x 3000; within 1% at 19
- * other shapes of M 17-250, and for narrow_tiles at four and
- * persistent_multicast at 4096^3, 6144^3 and 8192^3; 1% slower at 240 x
- * 4608 x 4096 and 200 x 5120 x 4096; a second call, 2.0-2.6% faster at
- * the first two, level at nine others. A's maps at 256B too: no better.
- * On the H200 (fast DRAM) 256B for B lost, one call, two rounds: 71.9-72.1
- * against 65.9-67.4 us at 160 x 7000 x 16384, 16.3-16.5 against 15.5-15.6
- * at 77 x 5000 x 3000, 22.3-22.4 against 22.0 at 100 x 3072 x 8192, level
- * to 0.8% faster at nine others (and with A's maps as well, earlier:
- * hgemm.c, HGEMM_L2_PROMOTION): it keeps 128B. */
+ * 16384, 18.6-18.7 against 18.9 at 77 x 5000 x 3000; within 1% at 16
+ * other shapes of M 17-250 (200 x 8000 x 2000 ran 20.4-22.4 us either
+ * way), and for narrow_tiles at four and persistent_multicast at 4096^3,
+ * 6144^3 and 8192^3; 1% slower at 240 x 4608 x 4096 and 200 x 5120 x
+ * 4096. A second call: 2.0-2.6% faster at the first two, level at nine
+ * others. A's maps at 256B too: no better. On the H200 (fast DRAM) 256B
+ * for B lost, one call, two rounds: 71.9-72.1 against 65.9-67.4 us at 160
+ * x 7000 x 16384, 16.3-16.5 against 15.5-15.6 at 77 x 5000 x 3000,
+ * 22.3-22.4 against 22.0 at 100 x 3072 x 8192, within 0.8% at nine others
+ * (and with A's maps at 256B as well, earlier: hgemm.c,
+ * HGEMM_L2_PROMOTION): it keeps 128B. */
 static inline CUtensorMapL2promotion hgemm_b_promotion(double dram_bytes_per_clock, int sms)
 {
     return hgemm_fast_dram(dram_bytes_per_clock, sms) ? CU_TENSOR_MAP_L2_PROMOTION_L2_128B

@@ -602,7 +602,11 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  *   130 x 4608 x 4096      0.99 against 0.90
  *   200 x 5000 x 16384     (the slices kept)     0.94 against 0.81
  * slower at 160 x 7000 x 16384 (H200: 0.84 against 0.90;
- * hgemm_swap_ab_narrow_two_across has the rest). */
+ * hgemm_swap_ab_narrow_two_across has the rest).
+ * Then, where DRAM is slow (an H100), B's maps ask L2 for the pair of
+ * lines around each request (hgemm_b_promotion): 0.91-0.92 of cuBLAS
+ * against 0.89-0.90 at 130 x 7000 x 3000, 0.87-0.89 against 0.86 at 100 x
+ * 3072 x 8192, 2% faster at 160 x 7000 x 16384, level at the squares. */
 
 /* CLUSTER blocks along B's rows share A's tile; PAIR = 2: two tile
  * columns (A's rows in two tiles) side by side, each block bringing half

@@ -433,7 +433,15 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
          * with each form (H100); and both forms in one kernel, thread 0
          * where rows take more than two requests: the thread's form then
          * took 17.5 at 150 x 3000 x 3000, the compiler no longer keeping
-         * either form's values uniform. */
+         * either form's values uniform. Also not kept (H100, one call, two
+         * rounds, swap_ab at 12 shapes of M 77-250, 2026-11-28): the
+         * stage's bytes announced after its copies, as cuBLAS's producer
+         * does, level to 0.9% slower; pair blocks at neighbouring ranks
+         * (rank % PAIR: perhaps one TPC), level; B's k-tile a ring ahead
+         * asked into L2 (cp.async.bulk.prefetch.tensor), 7-56% slower
+         * (22.0 against 19.2 us at 150 x 3800 x 4000, 69.1 against 44.4 at
+         * 200 x 6000 x 8192): each prefetch is as many requests again for
+         * the copy engine. */
         if (__shfl_sync(0xffffffffu, threadIdx.x / 32, 0) == 0) {
             for (int item = first; item < items; item += step) {
                 ws_item work = ws_item_of<SUM_IN_CLUSTER>(item, units, whole, splits);
@@ -496,7 +504,10 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
          * tile column's four) lost, and spilled three of the 128- and
          * 192-row kernels (H200, 2026-11-27): 16.6-16.7 against 15.3-15.4
          * us at 150 x 3000 x 3000, 28.4-28.5 against 26.9 at 150 x 11008 x
-         * 3000, 19.5-19.8 against 17.9-18.1 at 140 and 150 x 3800 x 4000. */
+         * 3000, 19.5-19.8 against 17.9-18.1 at 140 and 150 x 3800 x 4000.
+         * In this form (the five in one arrive, no spills) it was level:
+         * H100, one call, two rounds, within 0.8% at 12 shapes
+         * (2026-11-28). */
         int warp_in_group = (threadIdx.x / 32) % 4;
         uint32_t target = (uint32_t)(warp_in_group + 4 * lane);
         bool tells = target < (uint32_t)BLOCKS;
