@@ -434,14 +434,14 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
          * where rows take more than two requests: the thread's form then
          * took 17.5 at 150 x 3000 x 3000, the compiler no longer keeping
          * either form's values uniform. Also not kept (H100, one call, two
-         * rounds, swap_ab at 12 shapes of M 77-250, 2026-11-28): the
+         * rounds, swap_ab at 12 shapes of M 32-250, 2026-11-28): the
          * stage's bytes announced after its copies, as cuBLAS's producer
-         * does, level to 0.9% slower; pair blocks at neighbouring ranks
-         * (rank % PAIR: perhaps one TPC), level; B's k-tile a ring ahead
-         * asked into L2 (cp.async.bulk.prefetch.tensor), 7-56% slower
-         * (22.0 against 19.2 us at 150 x 3800 x 4000, 69.1 against 44.4 at
-         * 200 x 6000 x 8192): each prefetch is as many requests again for
-         * the copy engine. */
+         * does, 0.7% faster to 0.9% slower; pair blocks at neighbouring
+         * ranks (rank % PAIR: perhaps one TPC), level; B's k-tile a ring
+         * ahead asked into L2 (cp.async.bulk.prefetch.tensor), 7-56%
+         * slower (22.0 against 19.2 us at 150 x 3800 x 4000, 69.1 against
+         * 44.4 at 200 x 6000 x 8192): each prefetch is as many requests
+         * again for the copy engine. */
         if (__shfl_sync(0xffffffffu, threadIdx.x / 32, 0) == 0) {
             for (int item = first; item < items; item += step) {
                 ws_item work = ws_item_of<SUM_IN_CLUSTER>(item, units, whole, splits);
