@@ -606,7 +606,43 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  * Then, where DRAM is slow (an H100), B's maps ask L2 for the pair of
  * lines around each request (hgemm_b_promotion): 0.91-0.92 of cuBLAS
  * against 0.89-0.90 at 130 x 7000 x 3000, 0.87-0.89 against 0.86 at 100 x
- * 3072 x 8192, 2% faster at 160 x 7000 x 16384, level at the squares. */
+ * 3072 x 8192, 2% faster at 160 x 7000 x 16384, level at the squares.
+ * Then the kernel's fixed cost. Timed at four values of K with rows the
+ * same distance off the grid (160 x 3400 x 1040, 2000, 3024, 4048; H100),
+ * the 64-row eights took 0.156 us a k-tile to cuBLAS's 0.164, but 7.85 us
+ * of fixed cost to its 6.2: the whole gap was the start and the end. A
+ * scratch build stamped each block's steps with %globaltimer (160 x 3400 x
+ * 2000): the cluster's barrier passed 0.87 us after entry, the first copy
+ * left at 1.63 us, its bytes came at 2.75, the last k-tile's at 7.37, the
+ * stores were issued by 8.05 and the blocks left at 9.05. Three changes
+ * (ring_barriers_arrive, k_slice_begin, the consumers' untold stages):
+ * the barrier's arrival relaxed (the init fence releases the barriers),
+ * 470 ns sooner; the producer works out its first tile before it waits on
+ * the barrier, and without a 64-bit division; the blocks' last arrival on
+ * the cluster's barrier made before C's stores, relaxed, where a releasing
+ * one after them waited for the stores to reach L2. Stamped with the first
+ * steps (the arrival before the stores still releasing): the first copy
+ * left at 1.00 us, but the stores then came 1.08 us after the last
+ * k-tile's bytes, not 0.69: a releasing arrival waits on the thread's
+ * arrivals at its peers. Hence the last stages untold and the arrival
+ * relaxed. H100, one call, two rounds, us, against the build before:
+ *   160 x 3400 x 2000   11.8 against 12.8-13.0 (0.965 of cuBLAS, from 0.888)
+ *   150 x 3000 x 3000   15.1 against 16.4-16.5 (0.959, from 0.885)
+ *   240 x 3800 x 2000   13.3-13.4 against 14.5-14.7 (0.957)
+ *   77 x 5000 x 3000    17.5-17.6 against 18.5-18.7 (0.954)
+ *   200 x 3000 x 3000   16.6 against 17.6-17.8 (0.943)
+ *   150 x 3800 x 4000   18.0-18.1 against 19.2-19.3 (0.961)
+ *   130 x 7000 x 3000   22.3-22.5 against 23.5-23.6 (0.988)
+ *   145 x 3400 x 4000   17.1-17.2 against 18.3-18.4 (0.961)
+ *   130 x 3000 x 4000   16.0-16.1 against 17.2-17.3 (0.956)
+ *   160 x 3400 x 1040   9.6-9.7 against 10.7-10.9 (0.940)
+ * level at 32 x 11008 x 4096 and at 100 x 3072 x 8192 (blocks alone whose
+ * slices add up in their cluster: the in-cluster sum, 2.8 us of its 21.8,
+ * is that form's end), persistent_multicast level at 4096^3 and 6144^3,
+ * 0.3% faster at 8192^3. Each change alone (an earlier call): the relaxed
+ * start 0.3-0.5 us, the 32-bit slice and the early end level; the three
+ * together 0.6 us, and 1.1-1.2 us with the first tile worked out before
+ * the wait and the last arrival relaxed. */
 
 /* CLUSTER blocks along B's rows share A's tile; PAIR = 2: two tile
  * columns (A's rows in two tiles) side by side, each block bringing half

@@ -126,16 +126,25 @@ constexpr int WS_STORE_COLS = 32, WS_STORE_BUFFER_BYTES = 64 * WS_STORE_COLS * 4
  * engine writes C, so that the stores of a tile drain under the next
  * tile's multiplies. Named barrier `barrier` (128 threads) orders the
  * warpgroup's writes before the send and the send's read of a buffer
- * before its next writes. */
+ * before its next writes. `sent` counts the chunks the warpgroup has sent
+ * in all its tiles so far: the buffers take turns across tiles, so that
+ * the one written next is always the one sent longest ago. Counted from
+ * each tile's first chunk, as first written, a tile of 224 columns (7
+ * chunks) began in the buffer its last chunk had just been sent from,
+ * whose copy could still be reading it: persistent_multicast failed 4 of
+ * 24 checks at 2200 x 4700 x 200 (224 wide, H100, 2026-11-28), and 2 of 48
+ * at it and 1048 x 2499 x 66 in a second call, beside 0 of 48 with the
+ * turns kept across tiles. compute-sanitizer never saw it: its tools run
+ * the copies too slowly for a race. */
 template <int BN, int BUFFERS>
 __device__ __forceinline__ void wgmma_store_through_tma(const CUtensorMap &c_map, uint32_t buffers, int barrier,
-                                                        int row0, int col0, const float (&acc)[BN / 2])
+                                                        int row0, int col0, const float (&acc)[BN / 2], int &sent)
 {
     int warp = (threadIdx.x % 128) / 32, lane = threadIdx.x % 32, row = 16 * warp + lane / 4;
     bool sender = threadIdx.x % 128 == 0;
 #pragma unroll
-    for (int chunk = 0; chunk < BN / WS_STORE_COLS; ++chunk) {
-        uint32_t buffer = buffers + (chunk % BUFFERS) * WS_STORE_BUFFER_BYTES;
+    for (int chunk = 0; chunk < BN / WS_STORE_COLS; ++chunk, ++sent) {
+        uint32_t buffer = buffers + (uint32_t)(sent % BUFFERS) * WS_STORE_BUFFER_BYTES;
         /* The send of BUFFERS chunks ago, from this buffer, has read it. */
         if (sender) bulk_wait<BUFFERS - 1, true>();
         named_barrier_sync(barrier, 128);
@@ -243,9 +252,13 @@ __device__ __forceinline__ void wgmma_sum_slices_in_cluster(uint32_t ring, int c
  * k-tiles a tile) that costs twice what it costs at 8192^3, hence 0.94-0.97
  * against 0.98-0.99. Rung 10's notes go on from there. */
 /* The first k-tile of slice `slice` of `slices` (the last slice ends at
- * k_tiles): slices differ by at most one k-tile. */
+ * k_tiles): slices differ by at most one k-tile. In 32 bits where the
+ * product fits, and without a division for one slice: the producer's first
+ * copy waits on this, and a 64-bit division is a call of its own. */
 __device__ __forceinline__ int k_slice_begin(int slice, int k_tiles, int slices)
 {
+    if (slices == 1) return slice * k_tiles;
+    if (k_tiles < (1 << 16) && slices < (1 << 15)) return (int)((unsigned)(slice * k_tiles) / (unsigned)slices);
     return (int)((long long)slice * k_tiles / slices);
 }
 
@@ -391,8 +404,10 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
         prefetch_tensor_map(&a_map);
         prefetch_tensor_map(&b_map);
     }
-    /* the consumer warpgroups of every block read each stage */
-    ring_barriers_init<BLOCKS>(full, empty, STAGES, CONSUMERS);
+    /* the consumer warpgroups of every block read each stage; the producer's
+     * first copy waits for the cluster's barrier (ring_barriers_wait) only
+     * once it has worked out where its first tile is */
+    ring_barriers_arrive<BLOCKS>(full, empty, STAGES, CONSUMERS);
     /* The split-K sum, where it follows, may be launched now: it waits for
      * this grid's end (grid_dependency_wait), and is ready to run then. */
     grid_dependents_launch();
@@ -442,6 +457,7 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
          * slower (22.0 against 19.2 us at 150 x 3800 x 4000, 69.1 against
          * 44.4 at 200 x 6000 x 8192): each prefetch is as many requests
          * again for the copy engine. */
+        bool waited = false;
         if (__shfl_sync(0xffffffffu, threadIdx.x / 32, 0) == 0) {
             for (int item = first; item < items; item += step) {
                 ws_item work = ws_item_of<SUM_IN_CLUSTER>(item, units, whole, splits);
@@ -453,7 +469,9 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
                 int tile_m = min(CLUSTER * unit_m + rank_m, tiles_m - 1);
                 int tile_n = min(PAIR * unit_n + rank_n, tiles_n - 1);
                 int t_end = k_slice_begin(work.split + 1, k_tiles, work.slices);
-                for (int t = k_slice_begin(work.split, k_tiles, work.slices); t < t_end; ++t, next_stage()) {
+                int t_begin = k_slice_begin(work.split, k_tiles, work.slices);
+                if (!waited) ring_barriers_wait<BLOCKS>(), waited = true;
+                for (int t = t_begin; t < t_end; ++t, next_stage()) {
                     mbarrier_wait(&empty[s], phase ^ 1);
                     if (!elect_one_lane()) continue;
                     uint32_t stage = ring + (uint32_t)s * S::STAGE_BYTES;
@@ -473,9 +491,13 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
                 }
             }
         }
+        if (!waited) ring_barriers_wait<BLOCKS>();
         /* the consumers' products are in place (wgmma_sum_slices_in_cluster) */
         if constexpr (SUM_IN_CLUSTER) cluster_sync();
+        /* the producer's last copies have landed once their readers arrive */
+        if constexpr (BLOCKS > 1) cluster_arrive_relaxed();
     } else {
+        ring_barriers_wait<BLOCKS>();
         setmaxnreg_increase<S::CONSUMER_REGISTERS>();
         int rank_m = rank % CLUSTER, rank_n = rank / CLUSTER;
         /* one consumer: its index a constant, so that its descriptors stay
@@ -519,17 +541,27 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
             else
                 mbarrier_arrive(&empty[stage]);
         };
+        bool arrived = false;
+        int sent = 0; /* C's chunks sent by TMA (wgmma_store_through_tma) */
         for (int item = first; item < items; item += step) {
             ws_item work = ws_item_of<SUM_IN_CLUSTER>(item, units, whole, splits);
             int unit_m, unit_n;
             sgemm_swizzled_tile(work.unit, units_m, units_n, group_m, &unit_m, &unit_n);
             int tile_m = CLUSTER * unit_m + rank_m, tile_n = PAIR * unit_n + rank_n;
+            int t_begin = k_slice_begin(work.split, k_tiles, work.slices);
             int t_end = k_slice_begin(work.split + 1, k_tiles, work.slices);
+            /* In a cluster, the stages of the last item's last STAGES
+             * k-tiles are never filled again (every block of a cluster walks
+             * the same items): no peer is told of them, so that no arrival
+             * of this block's can still be on its way to a peer that has
+             * left, and the block's last arrival on the cluster's barrier
+             * can be relaxed, before its stores (below). */
+            bool last = item + step >= items, untold = BLOCKS > 1 && last && t_end - t_begin >= STAGES;
             float acc[BN / 2];
 #pragma unroll
             for (int i = 0; i < BN / 2; ++i) acc[i] = 0.0f;
             int previous = -1;
-            for (int t = k_slice_begin(work.split, k_tiles, work.slices); t < t_end; ++t) {
+            for (int t = t_begin; t < t_end; ++t) {
                 mbarrier_wait(&full[s], phase);
                 uint32_t stage = (uint32_t)s * S::STAGE_BYTES;
                 wgmma_fence();
@@ -559,12 +591,24 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
                  * tiles' multiplies lose their overlap each time the
                  * bytes come late. */
                 wgmma_wait<1>();
-                if (previous >= 0) release(previous);
+                if (previous >= 0 && !(untold && t - 1 >= t_end - STAGES)) release(previous);
                 previous = s;
                 next_stage();
             }
             wgmma_wait<0>();
-            release(previous);
+            if (!untold) release(previous);
+            /* The block's last arrival, before C's stores: a releasing one
+             * waits for the thread's writes, and after the stores it waited
+             * for them to reach L2. With the stages untold, relaxed: nothing
+             * of this block's is left to order. */
+            if constexpr (BLOCKS > 1)
+                if (last) {
+                    if (untold)
+                        cluster_arrive_relaxed();
+                    else
+                        cluster_arrive();
+                    arrived = true;
+                }
             /* C^T's columns past the tile's are the next tile's */
             int col0 = tile_n * tile_cols, store_n = TRANSPOSED_C ? min(n, col0 + tile_cols) : n;
             if constexpr (SUM_IN_CLUSTER)
@@ -573,18 +617,24 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
             else if constexpr (TMA_STORE)
                 wgmma_store_through_tma<BN, STORE_BUFFERS>(
                     c_map, ring + STAGES * S::STAGE_BYTES + consumer * STORE_BUFFERS * WS_STORE_BUFFER_BYTES,
-                    1 + consumer, tile_m * S::BM + 64 * consumer, col0, acc);
+                    1 + consumer, tile_m * S::BM + 64 * consumer, col0, acc, sent);
             else
                 wgmma_store<BN, TRANSPOSED_C>(work.slices == 1 ? c : partials + (size_t)work.split * m * n, m,
                                               store_n, tile_m * S::BM + 64 * consumer, col0, acc);
         }
+        if constexpr (BLOCKS > 1)
+            if (!arrived) cluster_arrive();
         /* The shared memory of the last stores stays until they have
          * written C. */
         if (TMA_STORE && threadIdx.x % 128 == 0) bulk_wait<0, false>();
     }
-    /* A peer may still arrive on this block's barriers, or read its
-     * shared memory. */
-    if constexpr (BLOCKS > 1 || SUM_IN_CLUSTER) cluster_sync();
+    /* A block leaves once every block of its cluster has arrived: a peer may
+     * still arrive on this block's barriers, read its shared memory, or
+     * wait on copies this block's producer sent it. */
+    if constexpr (SUM_IN_CLUSTER)
+        cluster_sync();
+    else if constexpr (BLOCKS > 1)
+        cluster_wait();
 }
 
 

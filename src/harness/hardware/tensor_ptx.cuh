@@ -307,12 +307,36 @@ __device__ __forceinline__ bool elect_one_lane()
  * every thread here, idle ones included): before the first copy or arrival
  * that names a peer's barrier (it must be initialized), and before a block
  * exits (a peer may still arrive on its barriers). Not .aligned: a warp may
- * reach it from divergent paths. */
-__device__ __forceinline__ void cluster_sync()
+ * reach it from divergent paths. The arrival and the wait may also come
+ * apart, with work of the thread's own between them: cluster_arrive
+ * releases the thread's earlier writes to the cluster (and so waits for
+ * them, global stores included); cluster_arrive_relaxed orders nothing and
+ * does not wait; cluster_wait acquires what the others released. */
+__device__ __forceinline__ void cluster_arrive()
 {
 #if __CUDA_ARCH__ >= 900
-    asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
+    asm volatile("barrier.cluster.arrive.release;\n" ::: "memory");
 #endif
+}
+
+__device__ __forceinline__ void cluster_arrive_relaxed()
+{
+#if __CUDA_ARCH__ >= 900
+    asm volatile("barrier.cluster.arrive.relaxed;\n" ::: "memory");
+#endif
+}
+
+__device__ __forceinline__ void cluster_wait()
+{
+#if __CUDA_ARCH__ >= 900
+    asm volatile("barrier.cluster.wait.acquire;\n" ::: "memory");
+#endif
+}
+
+__device__ __forceinline__ void cluster_sync()
+{
+    cluster_arrive();
+    cluster_wait();
 }
 
 /* The address in the cluster's shared window of this block's `barrier`'s
@@ -359,9 +383,16 @@ __device__ __forceinline__ void mbarrier_arrive_cluster(uint64_t *barrier)
  * of the cluster goes on: full[s] completes on the producer's one arrival
  * and its copies' bytes, empty[s] on an arrival of each of the `readers`
  * consumers (warps, or warpgroups where one warp speaks for its group) of
- * every block of the CLUSTER whose copies write stage s. */
+ * every block of the CLUSTER whose copies write stage s.
+ * ring_barriers_arrive sets them up and, in a cluster, arrives on the
+ * cluster's barrier; each thread then waits (ring_barriers_wait) before it
+ * touches a barrier, and may do work of its own in between. The arrival is
+ * relaxed: the init fence already releases the barriers, and a releasing
+ * arrival (cluster_sync) cost 470 ns more before a kernel's first copy
+ * (hgemm's swap_ab in clusters, H100, 2026-11-28). Without a cluster the
+ * block syncs in ring_barriers_arrive. */
 template <int CLUSTER>
-__device__ __forceinline__ void ring_barriers_init(uint64_t *full, uint64_t *empty, int stages, int readers)
+__device__ __forceinline__ void ring_barriers_arrive(uint64_t *full, uint64_t *empty, int stages, int readers)
 {
     if (threadIdx.x == 0) {
         for (int s = 0; s < stages; ++s) {
@@ -371,9 +402,22 @@ __device__ __forceinline__ void ring_barriers_init(uint64_t *full, uint64_t *emp
         mbarrier_init_fence();
     }
     if constexpr (CLUSTER > 1)
-        cluster_sync();
+        cluster_arrive_relaxed();
     else
         __syncthreads();
+}
+
+template <int CLUSTER>
+__device__ __forceinline__ void ring_barriers_wait()
+{
+    if constexpr (CLUSTER > 1) cluster_wait();
+}
+
+template <int CLUSTER>
+__device__ __forceinline__ void ring_barriers_init(uint64_t *full, uint64_t *empty, int stages, int readers)
+{
+    ring_barriers_arrive<CLUSTER>(full, empty, stages, readers);
+    ring_barriers_wait<CLUSTER>();
 }
 
 /* Programmatic dependent launch: a kernel launched after this one with
