@@ -642,7 +642,12 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  * 0.3% faster at 8192^3. Each change alone (an earlier call): the relaxed
  * start 0.3-0.5 us, the 32-bit slice and the early end level; the three
  * together 0.6 us, and 1.1-1.2 us with the first tile worked out before
- * the wait and the last arrival relaxed. */
+ * the wait and the last arrival relaxed. Then the same at the end of the
+ * slices' sum in their cluster (wgmma_sum_slices_in_cluster: the last
+ * arrival relaxed, after its stores, where a releasing one waited for
+ * them). H100, one call, two rounds: 25.8 against 26.5-26.6 us at 100 x
+ * 3072 x 8192 (0.911 of cuBLAS, from 0.886), level at 64 x 3072 x 8192,
+ * 100 x 4096 x 4096 and 128 x 4096 x 14336. */
 
 /* CLUSTER blocks along B's rows share A's tile; PAIR = 2: two tile
  * columns (A's rows in two tiles) side by side, each block bringing half

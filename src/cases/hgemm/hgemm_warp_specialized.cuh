@@ -177,7 +177,11 @@ __device__ __forceinline__ void wgmma_store_through_tma(const CUtensorMap &c_map
  * own quads at the same address. After the cluster's barrier, block r adds
  * quads r, r + slices, ... of every thread over the blocks in rank order
  * (the same order for every element and every run: deterministic) and
- * stores them as wgmma_store would. Named barrier 3 (the consumers). */
+ * stores them as wgmma_store would. Named barrier 3 (the consumers). The
+ * thread then makes its last arrival on the cluster's barrier (the kernel
+ * waits on it before it leaves), relaxed: its loads from its peers are done,
+ * their values stored, and a releasing arrival would wait for those stores
+ * to reach L2. */
 template <int BN, bool TRANSPOSED, int CONSUMERS>
 __device__ __forceinline__ void wgmma_sum_slices_in_cluster(uint32_t ring, int consumer, int slices,
                                                             float *__restrict__ c, int m, int n, int row0, int col0,
@@ -208,6 +212,7 @@ __device__ __forceinline__ void wgmma_sum_slices_in_cluster(uint32_t ring, int c
                     c[TRANSPOSED ? (size_t)(col + j) * m + row + 8 * i : (size_t)(row + 8 * i) * n + col + j] =
                         value[i][j];
     }
+    cluster_arrive_relaxed();
 }
 
 /* ---- Rungs 7-9: warp specialization ------------------------------------------ */
@@ -495,7 +500,7 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
         /* the consumers' products are in place (wgmma_sum_slices_in_cluster) */
         if constexpr (SUM_IN_CLUSTER) cluster_sync();
         /* the producer's last copies have landed once their readers arrive */
-        if constexpr (BLOCKS > 1) cluster_arrive_relaxed();
+        if constexpr (BLOCKS > 1 || SUM_IN_CLUSTER) cluster_arrive_relaxed();
     } else {
         ring_barriers_wait<BLOCKS>();
         setmaxnreg_increase<S::CONSUMER_REGISTERS>();
@@ -631,10 +636,7 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
     /* A block leaves once every block of its cluster has arrived: a peer may
      * still arrive on this block's barriers, read its shared memory, or
      * wait on copies this block's producer sent it. */
-    if constexpr (SUM_IN_CLUSTER)
-        cluster_sync();
-    else if constexpr (BLOCKS > 1)
-        cluster_wait();
+    if constexpr (BLOCKS > 1 || SUM_IN_CLUSTER) cluster_wait();
 }
 
 
