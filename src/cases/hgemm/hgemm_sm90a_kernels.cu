@@ -311,7 +311,20 @@ extern "C" void hgemm_persistent(const hgemm_problem *p, cudaStream_t stream)
 constexpr int WS_NARROW_STAGES = 5, WS_NARROW_STORE_STAGES = 4, WS_STORE_BUFFERS = 2;
 
 /* persistent_multicast's grid at tile width BN in clusters of CLUSTER: its
- * units' balanced clusters (hgemm_balanced_clusters). */
+ * units' balanced clusters (hgemm_balanced_clusters).
+ * Tried, not kept (H200, 2026-11-29): the last round cut finer. At 6144^3
+ * the 576 units take 9 rounds of 64 clusters, where all 132 SMs would
+ * need 8.73. The 22 unit rows that fill whole rounds of all 66 clusters ran
+ * as one launch, and the last 2 as a second launch 192 wide (a
+ * programmatic dependent of the first). One call, two rounds: 573.0-573.6
+ * us against 578.3-578.5 (1.008 of cuBLAS against 0.999); 575.4-576.0
+ * without the dependent launch. Nsight Compute (its fixed clocks): the
+ * 256-wide launch took 634 us on 132 blocks, the 192-wide one 65 us, 0.84
+ * of a round where 0.75 was the aim. The second launch's start and its
+ * narrower tiles take most of what the whole rounds save. A split of this
+ * kind fires only where some count of unit rows fills whole rounds (not at
+ * 4096^3 or 8192^3, both level), so a second launch and two more tensor
+ * maps were not kept for it. */
 template <int BN, int CLUSTER>
 static int multicast_blocks(const hgemm_problem *p)
 {
