@@ -168,50 +168,94 @@ __device__ __forceinline__ void wgmma_store_through_tma(const CUtensorMap &c_map
     }
 }
 
-/* The `slices` blocks of a cluster have each multiplied one slice of K of
- * the same tile (SUM_IN_CLUSTER); their products meet in distributed
- * shared memory, not in partials in global memory summed by a second
- * kernel. Each consumer writes its accumulators into its block's ring
- * (free once every consumer's last multiply has read its stage), thread by
- * thread in 16-byte quads, so that the same thread of every block finds its
- * own quads at the same address. After the cluster's barrier, block r adds
- * quads r, r + slices, ... of every thread over the blocks in rank order
- * (the same order for every element and every run: deterministic) and
- * stores them as wgmma_store would. Named barrier 3 (the consumers). The
- * thread then makes its last arrival on the cluster's barrier (the kernel
- * waits on it before it leaves), relaxed: its loads from its peers are done,
- * their values stored, and a releasing arrival would wait for those stores
- * to reach L2. */
+/* Block `rank`'s share of a tile's sum over its SLICES blocks: quads
+ * rank, rank + SLICES, ... of this thread (at `mine` in every block), added
+ * in rank order and stored as wgmma_store would. The loads of IN_FLIGHT
+ * quads are issued before the first of their sums: a warp issues in order,
+ * and with each quad's loads followed by its sum, as first written, the
+ * warp waited out a round trip to its peers' shared memory for every quad.
+ * 8 quads (32 registers) beside two consumers, 4 beside three (152
+ * registers each); with 16 the 192-row kernels and the 128-row ones 208
+ * wide and wider spilled, and with 8 the 192-row ones still did. H200, one
+ * call, two rounds, swap_ab against the build before (us, ratio to cuBLAS
+ * in the same round), 2026-11-29: 20.42 against 21.25-21.44 at 100 x 3072
+ * x 8192 (1.03 against 0.99), 21.8-21.9 against 22.9-23.1 at 128 x 3072 x
+ * 8192 (0.98 against 0.93), 16.2-16.3 against 17.2-17.4 at 128 x 4096 x
+ * 4096, 15.65 against 16.6-16.8 at 80 x 4096 x 4096, 16.0 against 17.0-17.1
+ * at 100 x 4096 x 4096, 38.1 against 39.0-39.3 at 128 x 4096 x 14336;
+ * level where no slices meet in a cluster. */
+template <int BN, bool TRANSPOSED, int SLICES, int IN_FLIGHT>
+__device__ __forceinline__ void wgmma_sum_own_quads(uint32_t mine, float *__restrict__ c, int m, int n, int row0,
+                                                    int col0)
+{
+    constexpr uint32_t QUAD_STRIDE = 128 * 16; /* a consumer's quad q, thread by thread */
+    constexpr int QUADS = BN / 8, OWN = (QUADS + SLICES - 1) / SLICES, BATCH = IN_FLIGHT / SLICES;
+    int thread = threadIdx.x % 128, row = row0 + 16 * (thread / 32) + thread % 32 / 4;
+    int rank = (int)cluster_rank();
+    uint32_t there[SLICES];
+#pragma unroll
+    for (int r = 0; r < SLICES; ++r) there[r] = cluster_shared_address(mine, (uint32_t)r);
+#pragma unroll
+    for (int first = 0; first < OWN; first += BATCH) {
+        float4 part[BATCH][SLICES];
+#pragma unroll
+        for (int i = 0; i < BATCH; ++i) {
+            int q = rank + (first + i) * SLICES;
+#pragma unroll
+            for (int r = 0; r < SLICES; ++r)
+                if (first + i < OWN && q < QUADS) part[i][r] = load_cluster_shared_quad(there[r] + q * QUAD_STRIDE);
+        }
+#pragma unroll
+        for (int i = 0; i < BATCH; ++i) {
+            int q = rank + (first + i) * SLICES;
+            if (first + i >= OWN || q >= QUADS) break;
+            float4 sum = part[i][0];
+#pragma unroll
+            for (int r = 1; r < SLICES; ++r)
+                sum.x += part[i][r].x, sum.y += part[i][r].y, sum.z += part[i][r].z, sum.w += part[i][r].w;
+            /* quad q is wgmma's columns 8 q + 2 (lane % 4), + 1, of rows row and row + 8 */
+            int col = col0 + 8 * q + 2 * (thread % 4);
+            const float value[2][2] = {{sum.x, sum.y}, {sum.z, sum.w}};
+            for (int a = 0; a < 2; ++a)
+                for (int b = 0; b < 2; ++b)
+                    if (row + 8 * a < m && col + b < n)
+                        c[TRANSPOSED ? (size_t)(col + b) * m + row + 8 * a : (size_t)(row + 8 * a) * n + col + b] =
+                            value[a][b];
+        }
+    }
+}
+
+/* The `slices` blocks of a cluster (2 or 4) have each multiplied one slice
+ * of K of the same tile (SUM_IN_CLUSTER); their products meet in
+ * distributed shared memory, not in partials in global memory summed by a
+ * second kernel. Each consumer writes its accumulators into its block's
+ * ring (free once every consumer's last multiply has read its stage),
+ * thread by thread in 16-byte quads, so that the same thread of every
+ * block finds its own quads at the same address. After the cluster's
+ * barrier, block r adds quads r, r + slices, ... of every thread over the
+ * blocks in rank order (the same order for every element and every run:
+ * deterministic) and stores them (wgmma_sum_own_quads). Named barrier 3
+ * (the consumers). The thread then makes its last arrival on the cluster's
+ * barrier (the kernel waits on it before it leaves), relaxed: its loads
+ * from its peers are done, their values stored, and a releasing arrival
+ * would wait for those stores to reach L2. */
 template <int BN, bool TRANSPOSED, int CONSUMERS>
 __device__ __forceinline__ void wgmma_sum_slices_in_cluster(uint32_t ring, int consumer, int slices,
                                                             float *__restrict__ c, int m, int n, int row0, int col0,
                                                             const float (&acc)[BN / 2])
 {
-    constexpr uint32_t QUAD_STRIDE = 128 * 16; /* a consumer's quad q, thread by thread */
-    int thread = threadIdx.x % 128, warp = thread / 32, lane = thread % 32;
-    uint32_t mine = ring + ((uint32_t)consumer * (BN / 8) * 128 + thread) * 16;
+    constexpr uint32_t QUAD_STRIDE = 128 * 16;
+    uint32_t mine = ring + ((uint32_t)consumer * (BN / 8) * 128 + threadIdx.x % 128) * 16;
     named_barrier_sync(3, 128 * CONSUMERS);
 #pragma unroll
     for (int q = 0; q < BN / 8; ++q)
         store_shared_quad(mine + q * QUAD_STRIDE, make_float4(acc[4 * q], acc[4 * q + 1], acc[4 * q + 2], acc[4 * q + 3]));
     cluster_sync();
-    int row = row0 + 16 * warp + lane / 4;
-#pragma unroll 2
-    for (int q = (int)cluster_rank(); q < BN / 8; q += slices) {
-        float4 sum = load_cluster_shared_quad(mine + q * QUAD_STRIDE, 0);
-        for (int r = 1; r < slices; ++r) {
-            float4 x = load_cluster_shared_quad(mine + q * QUAD_STRIDE, (uint32_t)r);
-            sum.x += x.x, sum.y += x.y, sum.z += x.z, sum.w += x.w;
-        }
-        /* quad q is wgmma's columns 8 q + 2 (lane % 4), + 1, of rows row and row + 8 */
-        int col = col0 + 8 * q + 2 * (lane % 4);
-        const float value[2][2] = {{sum.x, sum.y}, {sum.z, sum.w}};
-        for (int i = 0; i < 2; ++i)
-            for (int j = 0; j < 2; ++j)
-                if (row + 8 * i < m && col + j < n)
-                    c[TRANSPOSED ? (size_t)(col + j) * m + row + 8 * i : (size_t)(row + 8 * i) * n + col + j] =
-                        value[i][j];
-    }
+    constexpr int IN_FLIGHT = CONSUMERS == 3 ? 4 : 8;
+    if (slices == 2)
+        wgmma_sum_own_quads<BN, TRANSPOSED, 2, IN_FLIGHT>(mine, c, m, n, row0, col0);
+    else
+        wgmma_sum_own_quads<BN, TRANSPOSED, 4, IN_FLIGHT>(mine, c, m, n, row0, col0);
     cluster_arrive_relaxed();
 }
 

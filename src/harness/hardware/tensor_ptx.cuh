@@ -262,18 +262,27 @@ __device__ __forceinline__ void store_shared_quad(uint32_t address, float4 x)
                  : "memory");
 }
 
-/* Four floats (16-byte aligned) at this block's shared-window address
- * `address`, read from the same place in the cluster's block of rank cta
- * (distributed shared memory; this block's own where cta is its rank). */
-__device__ __forceinline__ float4 load_cluster_shared_quad(uint32_t address, uint32_t cta)
+/* The address in the cluster's shared window of what sits at this block's
+ * shared-window address `address` in the cluster's block of rank cta (this
+ * block's own where cta is its rank). */
+__device__ __forceinline__ uint32_t cluster_shared_address(uint32_t address, uint32_t cta)
+{
+    uint32_t remote = 0;
+#if __CUDA_ARCH__ >= 900
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(remote) : "r"(address), "r"(cta));
+#endif
+    return remote;
+}
+
+/* Four floats (16-byte aligned) at a cluster address
+ * (cluster_shared_address: distributed shared memory). */
+__device__ __forceinline__ float4 load_cluster_shared_quad(uint32_t cluster_address)
 {
     float4 x = {};
 #if __CUDA_ARCH__ >= 900
-    uint32_t remote;
-    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(remote) : "r"(address), "r"(cta));
     asm volatile("ld.shared::cluster.v4.f32 {%0, %1, %2, %3}, [%4];\n"
                  : "=f"(x.x), "=f"(x.y), "=f"(x.z), "=f"(x.w)
-                 : "r"(remote)
+                 : "r"(cluster_address)
                  : "memory");
 #endif
     return x;
@@ -344,11 +353,7 @@ __device__ __forceinline__ void cluster_sync()
  * counterparts of the barriers after it. */
 __device__ __forceinline__ uint32_t cluster_barrier_address(uint64_t *barrier, uint32_t cta)
 {
-    uint32_t remote = 0;
-#if __CUDA_ARCH__ >= 900
-    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(remote) : "r"(smem_address(barrier)), "r"(cta));
-#endif
-    return remote;
+    return cluster_shared_address(smem_address(barrier), cta);
 }
 
 /* An arrival on the barrier at a cluster address (cluster_barrier_address). */
