@@ -183,7 +183,8 @@ __device__ __forceinline__ void wgmma_store_through_tma(const CUtensorMap &c_map
  * 8192 (0.98 against 0.93), 16.2-16.3 against 17.2-17.4 at 128 x 4096 x
  * 4096, 15.65 against 16.6-16.8 at 80 x 4096 x 4096, 16.0 against 17.0-17.1
  * at 100 x 4096 x 4096, 38.1 against 39.0-39.3 at 128 x 4096 x 14336;
- * level where no slices meet in a cluster. */
+ * level where no slices meet in a cluster. 16 quads beside one consumer
+ * (no spills there), in a second call: level with 8 at those ten shapes. */
 template <int BN, bool TRANSPOSED, int SLICES, int IN_FLIGHT>
 __device__ __forceinline__ void wgmma_sum_own_quads(uint32_t mine, float *__restrict__ c, int m, int n, int row0,
                                                     int col0)
