@@ -168,13 +168,17 @@ __device__ __forceinline__ void wgmma_store_through_tma(const CUtensorMap &c_map
     }
 }
 
+/* A consumer's products in its ring for the in-cluster sum: quad q of
+ * every thread, then quad q + 1 (16 bytes a thread). */
+constexpr uint32_t WS_SUM_QUAD_STRIDE = 128 * 16;
+
 /* Block `rank`'s share of a tile's sum over its SLICES blocks: quads
  * rank, rank + SLICES, ... of this thread (at `mine` in every block), added
  * in rank order and stored as wgmma_store would. The loads of IN_FLIGHT
  * quads are issued before the first of their sums: a warp issues in order,
  * and with each quad's loads followed by its sum, as first written, the
  * warp waited out a round trip to its peers' shared memory for every quad.
- * 8 quads (32 registers) beside two consumers, 4 beside three (152
+ * 8 quads (32 registers) beside one or two consumers, 4 beside three (152
  * registers each); with 16 the 192-row kernels and the 128-row ones 208
  * wide and wider spilled, and with 8 the 192-row ones still did. H200, one
  * call, two rounds, swap_ab against the build before (us, ratio to cuBLAS
@@ -189,7 +193,6 @@ template <int BN, bool TRANSPOSED, int SLICES, int IN_FLIGHT>
 __device__ __forceinline__ void wgmma_sum_own_quads(uint32_t mine, float *__restrict__ c, int m, int n, int row0,
                                                     int col0)
 {
-    constexpr uint32_t QUAD_STRIDE = 128 * 16; /* a consumer's quad q, thread by thread */
     constexpr int QUADS = BN / 8, OWN = (QUADS + SLICES - 1) / SLICES, BATCH = IN_FLIGHT / SLICES;
     int thread = threadIdx.x % 128, row = row0 + 16 * (thread / 32) + thread % 32 / 4;
     int rank = (int)cluster_rank();
@@ -204,7 +207,8 @@ __device__ __forceinline__ void wgmma_sum_own_quads(uint32_t mine, float *__rest
             int q = rank + (first + i) * SLICES;
 #pragma unroll
             for (int r = 0; r < SLICES; ++r)
-                if (first + i < OWN && q < QUADS) part[i][r] = load_cluster_shared_quad(there[r] + q * QUAD_STRIDE);
+                if (first + i < OWN && q < QUADS)
+                    part[i][r] = load_cluster_shared_quad(there[r] + q * WS_SUM_QUAD_STRIDE);
         }
 #pragma unroll
         for (int i = 0; i < BATCH; ++i) {
@@ -245,12 +249,12 @@ __device__ __forceinline__ void wgmma_sum_slices_in_cluster(uint32_t ring, int c
                                                             float *__restrict__ c, int m, int n, int row0, int col0,
                                                             const float (&acc)[BN / 2])
 {
-    constexpr uint32_t QUAD_STRIDE = 128 * 16;
     uint32_t mine = ring + ((uint32_t)consumer * (BN / 8) * 128 + threadIdx.x % 128) * 16;
     named_barrier_sync(3, 128 * CONSUMERS);
 #pragma unroll
     for (int q = 0; q < BN / 8; ++q)
-        store_shared_quad(mine + q * QUAD_STRIDE, make_float4(acc[4 * q], acc[4 * q + 1], acc[4 * q + 2], acc[4 * q + 3]));
+        store_shared_quad(mine + q * WS_SUM_QUAD_STRIDE,
+                          make_float4(acc[4 * q], acc[4 * q + 1], acc[4 * q + 2], acc[4 * q + 3]));
     cluster_sync();
     constexpr int IN_FLIGHT = CONSUMERS == 3 ? 4 : 8;
     if (slices == 2)
