@@ -647,12 +647,9 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  * arrival relaxed, after its stores, where a releasing one waited for
  * them). H100, one call, two rounds: 25.8 against 26.5-26.6 us at 100 x
  * 3072 x 8192 (0.911 of cuBLAS, from 0.886), level at 64 x 3072 x 8192,
- * 100 x 4096 x 4096 and 128 x 4096 x 14336. Then that sum's loads from the
- * peers issued 8 quads at a time, before their sums (wgmma_sum_own_quads),
- * where each quad's loads had waited for the one before: H200, one call,
- * two rounds, 20.4 against 21.3-21.4 us at 100 x 3072 x 8192 (1.03 of
- * cuBLAS, from 0.99), 0.98 from 0.93 at 128 x 3072 x 8192, 1.00 from 0.95
- * at 128 x 4096 x 4096 (2026-11-29). */
+ * 100 x 4096 x 4096 and 128 x 4096 x 14336. Then that sum's loads issued
+ * 8 quads at a time (wgmma_sum_own_quads has the figures: 1.03 of cuBLAS
+ * at 100 x 3072 x 8192 on the H200, from 0.99). */
 
 /* CLUSTER blocks along B's rows share A's tile; PAIR = 2: two tile
  * columns (A's rows in two tiles) side by side, each block bringing half
