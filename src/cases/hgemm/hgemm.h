@@ -1261,20 +1261,23 @@ static inline int hgemm_swap_ab_launchable(hgemm_swap_ab_shape s)
     return rows_known && (HGEMM_SWAP_AB_FORMS(s.rows, s.width) & hgemm_swap_ab_form(s.cluster, s.pair)) != 0;
 }
 
-/* narrow_tiles' tile width on `sms` SMs: the narrowest of 80, 96, ..., 256
+/* narrow_tiles' tile width on `sms` SMs: the narrowest of 80, 96, ..., 320
  * whose tiles (two tile rows of 128, ceil(n / width) tile columns) all run
  * in one wave; 256 where none does. A narrower tile reads more bytes a
  * FLOP, so it pays only where it fills SMs that a wider one leaves idle:
  * 80 at 250 x 5000 (126 tiles), where 128 would give 80; at 216 x 9216,
  * 80 gives 232 tiles, 1.76 waves, and 144 gives 128 in one (cuBLAS's own
- * choice there: nvjet 144 x 128 in clusters of two, Nsight Compute, H100). */
+ * choice there: nvjet 144 x 128 in clusters of two, Nsight Compute, H100).
+ * Past 256 (N from 16897 to 21120 on 132 SMs) the tile takes two wgmmas a
+ * k-step (288 at 256 x 18000: cuBLAS's nvjet 288x128, H200). Where none
+ * fits, 256 as before (the wider tiles past a wave were not measured). */
 #define HGEMM_NARROW_MIN_WIDTH 80
-#define HGEMM_NARROW_MAX_WIDTH 256
+#define HGEMM_NARROW_MAX_WIDTH 320
 static inline int hgemm_narrow_width(int n, int sms)
 {
     int width = HGEMM_NARROW_MIN_WIDTH;
-    while (width < HGEMM_NARROW_MAX_WIDTH && 2LL * ((n + width - 1) / width) > sms) width += 16;
-    return width;
+    while (width <= HGEMM_NARROW_MAX_WIDTH && 2LL * ((n + width - 1) / width) > sms) width += 16;
+    return width > HGEMM_NARROW_MAX_WIDTH ? 256 : width;
 }
 
 /* The clusters a persistent launch takes to walk `units` units on

@@ -106,11 +106,15 @@ int main(int argc, char **argv)
                             * 80 in eights, 104 in fours and eights) */
                            "69x205x64", "107x199x64", "83x211x66", "226x203x66",
                            /* narrow_tiles at every width (on 132 SMs; 80, 96, 128 and
-                            * 144 above): 112, 160, 176, 192, 224, 240; 208 with 7
+                            * 144 above; past 256, two wgmmas a k-step, below: 272 at
+                            * 129x17001x64, 288 at 176x18000x64, 304 with 7 k-tiles
+                            * through its 4-stage ring at 160x20000x400, 320 at
+                            * 208x21000x64): 112, 160, 176, 192, 224, 240; 208 with 7
                             * k-tiles through its 5-stage ring, and 256 with 5 through
-                            * 4, its 79 units in more than one round */
+                            * 4 where no width fits a wave, its 86 units in more than
+                            * one round */
                            "129x7001x64", "129x10007x64", "129x11008x64", "129x12301x64", "129x14001x64",
-                           "129x15111x64", "129x13001x400", "256x20000x300",
+                           "129x15111x64", "129x13001x400", "256x22000x300",
                            /* swap_ab's 128-row tiles across all of A's rows as wide
                             * as they are (on 132 SMs; 144 above, alone and in fours):
                             * 160 alone, 8 k-tiles through its 6-stage ring, and 240;

@@ -798,7 +798,28 @@ extern "C" void hgemm_swap_ab(const hgemm_problem *p, cudaStream_t stream)
  * 14336 x 4096 (224). Not kept: 64 wide where N <= 4224 (0.94 against 0.88
  * at 250 x 4096 x 4096, still behind swap_ab's 0.96), and cuBLAS's form at
  * 240 x 5120 x 4096, four blocks along N sharing A's tile (39.3 against
- * 24.2 us: 32 clusters of four where 30 fit at once). */
+ * 24.2 us: 32 clusters of four where 30 fit at once).
+ * Then past 256 wide, 272 to 320 (wgmma_k_tile: two wgmmas of half the
+ * width a k-step, 144 to 160 accumulators within the kernel's 168
+ * registers, no spills; 4 stages): 256 x 18000 x 4096 makes 126 tiles of
+ * 128 x 288 in one wave, as cuBLAS's nvjet 288x128 does (Nsight Compute,
+ * H200), where swap_ab ran 132 tiles of 128 x 256 whole and the last 9 in
+ * 14 slices of K, their partials summed by a second kernel: 12.4 us for
+ * the last 7% of the work (50.4 us for 256 x 16896 x 4096, one wave of
+ * those tiles). H200, one call, two rounds, ratio to cuBLAS, against
+ * swap_ab (the better rung before):
+ *   256 x 17024 x 4096   0.979-0.984 against 0.907-0.911 (272 wide)
+ *   256 x 18000 x 4096   0.955-0.957 against 0.871-0.876 (288)
+ *   256 x 19008 x 4096   0.944 against 0.836-0.838 (288)
+ *   256 x 20000 x 4096   1.002-1.004 against 0.902-0.905 (304)
+ *   256 x 21000 x 4096   0.975-0.979 against 0.877-0.878 (320)
+ *   240 x 20000 x 4096   1.005-1.010 against 0.930-0.936 (304)
+ *   256 x 17500 x 2048   3.22 against 2.92 (cuBLAS slow there)
+ * behind swap_ab where A's rows are far from 256 (0.93 against 0.96-0.97
+ * at 200 x 20480 x 4096, 0.84-0.86 against 0.87-0.97 at 192 x 19000 x 4096
+ * and 176 x 18000 x 8192). Nsight Compute at 256 x 18000 x 4096 (the
+ * profiler's clocks): 71.4-71.8 us against cuBLAS's 67.5, the tensor pipe
+ * busy 84-85% of the active cycles against 88%. */
 template <int WIDTH>
 struct narrow_tile {
     static constexpr int STAGES = HGEMM_RING_STAGES(2, WIDTH);
@@ -810,8 +831,9 @@ struct narrow_tile {
     static constexpr size_t SHARED_BYTES = ws_shape<WIDTH, STAGES>::SHARED_BYTES;
 };
 
-typedef tile_widths<narrow_tile, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240, 256> narrow_widths;
-static_assert(HGEMM_NARROW_MIN_WIDTH == 80 && HGEMM_NARROW_MAX_WIDTH == 256, "narrow_widths spans the rule's widths");
+typedef tile_widths<narrow_tile, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240, 256, 272, 288, 304, 320>
+    narrow_widths;
+static_assert(HGEMM_NARROW_MIN_WIDTH == 80 && HGEMM_NARROW_MAX_WIDTH == 320, "narrow_widths spans the rule's widths");
 
 extern "C" void hgemm_narrow_tiles(const hgemm_problem *p, cudaStream_t stream)
 {

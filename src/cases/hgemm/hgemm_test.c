@@ -191,7 +191,11 @@ static void test_swap_ab_splits(void)
     EXPECT(hgemm_narrow_width(9216, 114) == 176);  /* 53 x 2; 58 x 2 at 160 */
     EXPECT(hgemm_narrow_width(11008, 132) == 176); /* 63 x 2; 69 x 2 at 160 */
     EXPECT(hgemm_narrow_width(16896, 132) == 256); /* 66 x 2; 71 x 2 at 240 */
-    EXPECT(hgemm_narrow_width(20000, 132) == 256); /* none fits: the widest */
+    EXPECT(hgemm_narrow_width(17952, 132) == 272); /* 66 x 2; 71 x 2 at 256: two wgmmas a k-step */
+    EXPECT(hgemm_narrow_width(18000, 132) == 288); /* 63 x 2; 67 x 2 at 272 */
+    EXPECT(hgemm_narrow_width(20000, 132) == 304); /* 66 x 2; 70 x 2 at 288 */
+    EXPECT(hgemm_narrow_width(21120, 132) == 320); /* 66 x 2 */
+    EXPECT(hgemm_narrow_width(21121, 132) == 256); /* none fits: 256, as one wgmma */
     EXPECT(SPLITS_H100(32, 11008, 4096, 132) == 1);  /* 86 tiles of 128 rows */
     EXPECT(SPLITS_H100(64, 2368, 4096, 132) == 1);   /* width 64: 37 tiles keep 4 MB of B in flight */
     EXPECT(SPLITS_H100(64, 2304, 4096, 132) == 3);   /* 36 do not: 132 / 36 slices */

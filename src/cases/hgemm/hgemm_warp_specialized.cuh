@@ -49,10 +49,20 @@ __device__ __forceinline__ void tma_load_tile(uint32_t stage, const CUtensorMap 
 template <int BN>
 __device__ __forceinline__ void wgmma_k_tile(float (&acc)[BN / 2], uint64_t a_rows, uint64_t b_rows)
 {
+    if constexpr (BN > 256) {
+        /* Past wgmma's widest (n256), two halves: each BN / 2 rows of B,
+         * the second's 1024-byte-aligned when BN is a multiple of 16, and
+         * each half's accumulators laid out as the whole's would be. */
+        constexpr int HALF = BN / 2;
+        wgmma_k_tile<HALF>(*reinterpret_cast<float(*)[HALF / 2]>(acc), a_rows, b_rows);
+        wgmma_k_tile<HALF>(*reinterpret_cast<float(*)[HALF / 2]>(acc + HALF / 2), a_rows,
+                           wgmma_descriptor_advance(b_rows, HALF * HGEMM_ROW_BYTES));
+    } else {
 #pragma unroll
-    for (int step = 0; step < HGEMM_TILE_K / 16; ++step)
-        wgmma_ss_bf16<BN>(acc, wgmma_descriptor_advance(a_rows, 32 * step),
-                          wgmma_descriptor_advance(b_rows, 32 * step));
+        for (int step = 0; step < HGEMM_TILE_K / 16; ++step)
+            wgmma_ss_bf16<BN>(acc, wgmma_descriptor_advance(a_rows, 32 * step),
+                              wgmma_descriptor_advance(b_rows, 32 * step));
+    }
 }
 
 /* A warpgroup's 64 x BN accumulator of an m x n product into C at (row0,
