@@ -114,10 +114,11 @@ static int encode_map(CUtensorMap *map, const uint16_t *matrix, int rows, int k,
 
 int hgemm_encode_tensor_maps(hgemm_problem *p, CUtensorMapL2promotion b_promotion, char *err, size_t err_len)
 {
+    int narrow_box = p->narrow_rows == 128 ? hgemm_cluster_share(p->narrow_width, 2) : p->narrow_width;
     if (encode_map(&p->a_rows128, p->a, p->m, p->k, p->ld, 128, HGEMM_L2_PROMOTION, err, err_len) ||
+        encode_map(&p->a_rows192, p->a, p->m, p->k, p->ld, 192, HGEMM_L2_PROMOTION, err, err_len) ||
         encode_map(&p->b_rows32, p->b, p->n, p->k, p->ld, 32, b_promotion, err, err_len) ||
-        encode_map(&p->b_rows_narrow, p->b, p->n, p->k, p->ld, hgemm_cluster_share(p->narrow_width, 2),
-                   b_promotion, err, err_len) ||
+        encode_map(&p->b_rows_narrow, p->b, p->n, p->k, p->ld, narrow_box, b_promotion, err, err_len) ||
         encode_map(&p->b_rows48, p->b, p->n, p->k, p->ld, 48, b_promotion, err, err_len) ||
         encode_map(&p->b_rows56, p->b, p->n, p->k, p->ld, 56, b_promotion, err, err_len) ||
         encode_map(&p->b_rows64, p->b, p->n, p->k, p->ld, 64, b_promotion, err, err_len) ||
@@ -207,7 +208,7 @@ static const ladder_variant hgemm_variants[] = {
                 SM90A(hgemm_swap_ab), NEEDS_SM90A),
     LADDER_RUNG("narrow_tiles", "M 129-256: unswapped, A's two tile rows in one cluster sharing B's tile, B's tiles "
                                 "80 to 320 wide, the narrowest whose tiles fit one wave, to fill it where swap_ab's "
-                                "cannot",
+                                "cannot; for M up to 192, one tile row of 192 where an SM then makes less of C",
                 SM90A(hgemm_narrow_tiles), NEEDS_SM90A),
     LADDER_RUNG("gemv_mma", "M or N <= 16 (decode): stream the large operand once with 16-byte loads, warps split K, "
                             "mma.sync", hgemm_gemv_mma, NEEDS_SM80),
@@ -352,7 +353,9 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
     p->swap_ab_splits = hgemm_swap_ab_width(p->m) ? hgemm_swap_ab_splits(p->m, p->n, p->k, s->sms, stream_bytes) : 1;
     p->swap_ab_cluster = p->swap_ab_pair = 1;
     p->swap_ab_whole = p->swap_ab_sum_in_cluster = 0;
-    p->narrow_width = hgemm_narrow_width(p->n, s->sms);
+    p->narrow_rows = hgemm_narrow_rows(p->m, p->n, s->sms);
+    p->narrow_width = p->narrow_rows == 128 ? hgemm_narrow_width(p->n, s->sms)
+                                            : hgemm_narrow_tall_width(p->m, p->n, s->sms);
     s->c_aligned_ld = (p->n + 3) / 4 * 4;
     /* The padded C and the partials (below, once swap_ab's slices are
      * known) are extras: without room for them the reference and the

@@ -34,7 +34,7 @@ typedef struct hgemm_problem {
     float *c;
     int m, n, k, ld;
     /* The TMA rungs' tensor maps (hgemm_encode_tensor_maps): A in boxes of
-     * 128 rows, B in boxes of 32 (half of swap_ab's short tiles in pairs),
+     * 128 and 192 rows (narrow_tiles' tall tiles), B in boxes of 32 (half of swap_ab's short tiles in pairs),
      * 48, 56 and 64 (a quarter of persistent_multicast's tiles in clusters
      * of four; 64 also swap_ab's short tiles), 96, 112 and 128 (a half, in clusters of
      * two), 192 (swap_ab's tall tiles) and 256 rows; each box 64 elements
@@ -42,9 +42,9 @@ typedef struct hgemm_problem {
      * swap_ab, A in boxes of hgemm_swap_ab_tile_cols rows, or in clusters of
      * its hgemm_cluster_share, encoded once its shape is chosen (unset past
      * HGEMM_SWAP_AB_MAX_M, and without sm_90a kernels). For narrow_tiles,
-     * B in boxes of half its narrow_width (hgemm_narrow_width), each block
-     * of a cluster of two bringing half the tile. */
-    CUtensorMap a_rows128, b_rows32, b_rows_narrow, b_rows48, b_rows56, b_rows64, b_rows96, b_rows112, b_rows128,
+     * B in boxes of half its narrow_width, each block of a cluster of two
+     * bringing half the tile, or of all of it in tiles of 192 rows. */
+    CUtensorMap a_rows128, a_rows192, b_rows32, b_rows_narrow, b_rows48, b_rows56, b_rows64, b_rows96, b_rows112, b_rows128,
         b_rows192, b_rows256, a_rows_swap;
     /* C (FP32) in boxes of 32 columns (128 bytes, 128-byte swizzle) by 64
      * rows, for the epilogue of TMA stores; encoded (c_map_encoded) where
@@ -63,8 +63,9 @@ typedef struct hgemm_problem {
      * done whole before those cut into swap_ab_splits slices (0: all cut),
      * and whether the slices add up in their clusters (no partials) */
     int swap_ab_rows, swap_ab_tile_width, swap_ab_cluster, swap_ab_pair, swap_ab_whole, swap_ab_sum_in_cluster;
-    /* narrow_tiles' tile width (hgemm_narrow_width) */
-    int narrow_width;
+    /* narrow_tiles' tile rows (hgemm_narrow_rows) and width
+     * (hgemm_narrow_width, or hgemm_narrow_tall_width for 192 rows) */
+    int narrow_rows, narrow_width;
     /* Blocks of persistent_multicast resident at once, in clusters of two
      * and of four (hgemm_cluster_blocks; swap_ab's clusters of four take
      * the latter too); 0 where no such cluster fits. Its shape
@@ -104,8 +105,8 @@ int hgemm_cluster_blocks(const hgemm_problem *problem, int cluster);
 int hgemm_swap_ab_pair_blocks(const hgemm_problem *problem);
 
 /* Fill the problem's tensor maps through the driver's cuTensorMapEncodeTiled
- * (found with cudaGetDriverEntryPointByVersion: no -lcuda), narrow_width
- * set first, B's with the L2 promotion given (hgemm_b_promotion). Returns
+ * (found with cudaGetDriverEntryPointByVersion: no -lcuda), narrow_rows and
+ * narrow_width set first, B's with the L2 promotion given (hgemm_b_promotion). Returns
  * 0, or -1 with the reason in err. */
 int hgemm_encode_tensor_maps(hgemm_problem *problem, CUtensorMapL2promotion b_promotion, char *err, size_t err_len);
 
@@ -1278,6 +1279,34 @@ static inline int hgemm_narrow_width(int n, int sms)
     int width = HGEMM_NARROW_MIN_WIDTH;
     while (width <= HGEMM_NARROW_MAX_WIDTH && 2LL * ((n + width - 1) / width) > sms) width += 16;
     return width > HGEMM_NARROW_MAX_WIDTH ? 256 : width;
+}
+
+/* Where A's rows are 192 or fewer, narrow_tiles can instead cover them with
+ * one tile row of 192 (three consumer warpgroups, no cluster), its tiles
+ * the narrowest of 80, 96, ..., 192 (wider did not fit three consumers'
+ * registers: hgemm_swap_ab_tall_rows) whose ceil(n / width) tiles run in
+ * one wave; 0 where none does. */
+#define HGEMM_NARROW_TALL_ROWS 192
+#define HGEMM_NARROW_TALL_MAX_WIDTH 192
+static inline int hgemm_narrow_tall_width(int m, int n, int sms)
+{
+    if (m > HGEMM_NARROW_TALL_ROWS) return 0;
+    for (int width = HGEMM_NARROW_MIN_WIDTH; width <= HGEMM_NARROW_TALL_MAX_WIDTH; width += 16)
+        if ((n + width - 1) / width <= sms) return width;
+    return 0;
+}
+
+/* narrow_tiles' tile rows: 192 where that tile row's tiles
+ * (hgemm_narrow_tall_width) give an SM fewer elements of C to make than
+ * two tile rows of 128 at hgemm_narrow_width, in all their rounds; else
+ * 128. At 192 x 19000 on 132 SMs: 132 tiles of 192 x 144 (27648
+ * elements an SM) against 126 of 128 x 288 (36864); at 160 x 5000, 63 of
+ * 192 x 80 (15360) against 126 of 128 x 80 (10240). */
+static inline int hgemm_narrow_rows(int m, int n, int sms)
+{
+    int tall = hgemm_narrow_tall_width(m, n, sms), width = hgemm_narrow_width(n, sms);
+    long long rounds = (2LL * ((n + width - 1) / width) + sms - 1) / sms;
+    return tall && (long long)HGEMM_NARROW_TALL_ROWS * tall < rounds * 128 * width ? HGEMM_NARROW_TALL_ROWS : 128;
 }
 
 /* The clusters a persistent launch takes to walk `units` units on

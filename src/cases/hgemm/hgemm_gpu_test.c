@@ -105,16 +105,19 @@ int main(int argc, char **argv)
                             * wide alone, 88 in fours, 120 in eights (above: 72 and
                             * 80 in eights, 104 in fours and eights) */
                            "69x205x64", "107x199x64", "83x211x66", "226x203x66",
-                           /* narrow_tiles at every width (on 132 SMs; 80, 96, 128 and
-                            * 144 above; past 256, two wgmmas a k-step, below: 272 at
-                            * 129x17001x64, 288 at 176x18000x64, 304 with 7 k-tiles
-                            * through its 4-stage ring at 160x20000x400, 320 at
-                            * 208x21000x64): 112, 160, 176, 192, 224, 240; 208 with 7
-                            * k-tiles through its 5-stage ring, and 256 with 5 through
-                            * 4 where no width fits a wave, its 86 units in more than
-                            * one round */
-                           "129x7001x64", "129x10007x64", "129x11008x64", "129x12301x64", "129x14001x64",
-                           "129x15111x64", "129x13001x400", "256x22000x300",
+                           /* narrow_tiles at every width (on 132 SMs): two tile rows of
+                            * 128 (80, 96, 128 and 144 above) 112, 160, 176, 192, 224,
+                            * 240; 208 with 7 k-tiles through its 5-stage ring; past
+                            * 256, two wgmmas a k-step: 272, 288, 304 with 7 k-tiles
+                            * through 4 stages, 320; 256 with 5 through 4 where no
+                            * width fits a wave, its 86 units in more than one round;
+                            * one tile row of 192 (A's rows up to 192; 144 and 160 at
+                            * 129x17001x64 and 160x20000x400 below): 80, 96, 112, 128
+                            * with 9 k-tiles through its 5-stage ring, 176, 192 */
+                           "129x7001x64", "193x10007x64", "193x11008x64", "193x12301x64", "193x14001x64",
+                           "193x15111x64", "193x13001x400", "193x17001x64", "200x18000x64", "224x20000x400",
+                           "256x22000x300", "131x9001x66", "145x11001x130", "157x14001x64", "163x15111x520",
+                           "150x22001x66", "181x24001x130",
                            /* swap_ab's 128-row tiles across all of A's rows as wide
                             * as they are (on 132 SMs; 144 above, alone and in fours):
                             * 160 alone, 8 k-tiles through its 6-stage ring, and 240;

@@ -819,16 +819,41 @@ extern "C" void hgemm_swap_ab(const hgemm_problem *p, cudaStream_t stream)
  * at 200 x 20480 x 4096, 0.84-0.86 against 0.87-0.97 at 192 x 19000 x 4096
  * and 176 x 18000 x 8192). Nsight Compute at 256 x 18000 x 4096 (the
  * profiler's clocks): 71.4-71.8 us against cuBLAS's 67.5, the tensor pipe
- * busy 84-85% of the active cycles against 88%. */
+ * busy 84-85% of the active cycles against 88%.
+ * Then, where A's rows are 192 or fewer, one tile row of 192 (three
+ * consumers, no cluster, 80 to 192 wide) where an SM makes fewer elements
+ * with it (hgemm_narrow_rows): at 192 x 19000, 132 tiles of 192 x 144, where
+ * two rows of 128 took 126 of 128 x 288 and swap_ab 99 of 192 x 192. H200,
+ * one call, two rounds, ratio to cuBLAS, against two tile rows of 128 (a
+ * scratch switch), and swap_ab's in the same call:
+ *   192 x 19000 x 4096   0.979-0.987 against 0.842-0.844 (swap_ab 0.872-0.873)
+ *   176 x 18000 x 8192   1.015-1.056 against 0.850-0.865 (0.944-0.950)
+ *   192 x 24576 x 4096   0.953-0.954 against 0.616-0.617 (0.960-0.961)
+ *   150 x 22000 x 4096   0.882-0.887 against 0.549-0.550 (0.990-0.992)
+ *   160 x 16384 x 4096   0.831-0.845 against 0.785-0.786 (0.982-1.001)
+ *   160 x 9216 x 4096    0.809-0.833 against 0.717-0.720 (1.004-1.006)
+ *   129 x 20000 x 4096   0.790-0.805 against 0.784-0.789 (1.022-1.023)
+ *   129 x 12000 x 4096   0.641-0.645 against 0.568-0.573 (0.949-0.952)
+ * and faster at the four other shapes measured (144 x 11008, 160 x 14336,
+ * 192 x 12288 x 4096, 137 x 8500 x 3072): where swap_ab's tiles fill a wave
+ * it stays ahead; the tall tiles fill the waves it cannot. */
 template <int WIDTH>
 struct narrow_tile {
-    static constexpr int STAGES = HGEMM_RING_STAGES(2, WIDTH);
+    static constexpr int STAGES = HGEMM_RING_STAGES(2, WIDTH), TALL_STAGES = HGEMM_RING_STAGES(3, WIDTH);
+    static constexpr bool TALL = WIDTH <= HGEMM_NARROW_TALL_MAX_WIDTH;
     static void launch(const hgemm_problem *p, cudaStream_t stream)
     {
+        if constexpr (TALL)
+            if (p->narrow_rows == HGEMM_NARROW_TALL_ROWS) {
+                launch_warp_specialized<WIDTH, TALL_STAGES, true, 1, false, 3>(
+                    p->a_rows192, p->b_rows_narrow, p->c, nullptr, p->m, p->n, p->k, 1, 0, multiprocessors(), stream);
+                return;
+            }
         launch_warp_specialized<WIDTH, STAGES, true, 2>(p->a_rows128, p->b_rows_narrow, p->c, nullptr, p->m, p->n,
                                                         p->k, 1, 0, multiprocessors(), stream);
     }
-    static constexpr size_t SHARED_BYTES = ws_shape<WIDTH, STAGES>::SHARED_BYTES;
+    static constexpr size_t SHARED_BYTES =
+        std::max(ws_shape<WIDTH, STAGES>::SHARED_BYTES, TALL ? ws_shape<WIDTH, TALL_STAGES, 3>::SHARED_BYTES : 0);
 };
 
 typedef tile_widths<narrow_tile, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240, 256, 272, 288, 304, 320>

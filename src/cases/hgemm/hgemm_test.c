@@ -196,6 +196,22 @@ static void test_swap_ab_splits(void)
     EXPECT(hgemm_narrow_width(20000, 132) == 304); /* 66 x 2; 70 x 2 at 288 */
     EXPECT(hgemm_narrow_width(21120, 132) == 320); /* 66 x 2 */
     EXPECT(hgemm_narrow_width(21121, 132) == 256); /* none fits: 256, as one wgmma */
+    /* one tile row of 192 where A's rows fit it: the narrowest in one wave */
+    EXPECT(hgemm_narrow_tall_width(192, 19000, 132) == 144);  /* 132 tiles; 149 at 128 */
+    EXPECT(hgemm_narrow_tall_width(160, 10560, 132) == 80);   /* 132 */
+    EXPECT(hgemm_narrow_tall_width(160, 10561, 132) == 96);   /* 111; 133 at 80 */
+    EXPECT(hgemm_narrow_tall_width(129, 25344, 132) == 192);  /* 132 */
+    EXPECT(hgemm_narrow_tall_width(129, 25345, 132) == 0);    /* none fits */
+    EXPECT(hgemm_narrow_tall_width(193, 5000, 132) == 0);     /* A's rows past 192 */
+    /* and those tall tiles where an SM makes fewer elements of C with them */
+    EXPECT(hgemm_narrow_rows(192, 19000, 132) == 192);  /* 192 x 144 against 128 x 288 */
+    EXPECT(hgemm_narrow_rows(160, 9216, 132) == 192);   /* 192 x 80 against 128 x 144 */
+    EXPECT(hgemm_narrow_rows(160, 5000, 132) == 128);   /* 192 x 80 (63 tiles) against 128 x 80 */
+    EXPECT(hgemm_narrow_rows(192, 6144, 132) == 128);   /* 192 x 80 against 128 x 96 */
+    EXPECT(hgemm_narrow_rows(129, 7001, 132) == 128);   /* 192 x 80 against 128 x 112: 15360, 14336 */
+    EXPECT(hgemm_narrow_rows(150, 22001, 132) == 192);  /* 192 x 176 against two rounds of 128 x 256 */
+    EXPECT(hgemm_narrow_rows(129, 25345, 132) == 128);  /* no tall width fits a wave */
+    EXPECT(hgemm_narrow_rows(200, 19000, 132) == 128);  /* A's rows past 192 */
     EXPECT(SPLITS_H100(32, 11008, 4096, 132) == 1);  /* 86 tiles of 128 rows */
     EXPECT(SPLITS_H100(64, 2368, 4096, 132) == 1);   /* width 64: 37 tiles keep 4 MB of B in flight */
     EXPECT(SPLITS_H100(64, 2304, 4096, 132) == 3);   /* 36 do not: 132 / 36 slices */
