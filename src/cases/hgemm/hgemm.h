@@ -395,11 +395,19 @@ static inline double hgemm_multicast_clocks(int m, int n, int k, int ld, int clu
     return (double)rounds * ((k + 63) / 64 * k_tile + HGEMM_TILE_CHANGE_CLOCKS_PER_COLUMN * width);
 }
 
+/* What a tile `width` wide costs a column, against 256 wide: each 32
+ * columns narrower 2.5% more (a narrower tile reads more bytes a FLOP: 192
+ * wide, a tenth more than 256); none past 256, where the tile takes two
+ * wgmmas a k-step as wide as the whole. */
+static inline double hgemm_narrower_cost(int width)
+{
+    return 1 + (width < 256 ? (256 - width) / 32.0 * 0.025 : 0);
+}
+
 /* persistent_multicast's clusters (of 2 or 4 blocks: `slots2` and
  * `slots4` resident blocks, 0 where none fits) and tile width (256, 224 or
- * 192): the fewest hgemm_multicast_clocks, each 32 columns narrower
- * counted 2.5% longer (a narrower tile reads more bytes a FLOP: 192 wide, a
- * tenth more than 256); ties keep the earlier of {2, 256}, {2, 224},
+ * 192): the fewest hgemm_multicast_clocks, each counted
+ * hgemm_narrower_cost longer for a narrower tile; ties keep the earlier of {2, 256}, {2, 224},
  * {2, 192}, {4, 256}, ... Where rows start on 128-byte lines, the multiply
  * is the longer and the clusters of 2 keep what the rounds give: 3072^3 on
  * 132 SMs makes 2.18 waves of 128 x 256 tiles, 2.91 of 128 x 192. Where
@@ -415,8 +423,7 @@ static inline hgemm_multicast_shape hgemm_multicast_shape_for(int m, int n, int 
         hgemm_multicast_shape c = candidates[i];
         int slots = c.cluster == 2 ? slots2 : slots4;
         if (slots < c.cluster) continue;
-        double narrower = (256 - c.width) / 32 * 0.025;
-        double clocks = hgemm_multicast_clocks(m, n, k, ld, c.cluster, c.width, slots) * (1 + narrower);
+        double clocks = hgemm_multicast_clocks(m, n, k, ld, c.cluster, c.width, slots) * hgemm_narrower_cost(c.width);
         if (fewest == 0 || clocks < fewest) best = c, fewest = clocks;
     }
     return best;
@@ -1262,23 +1269,57 @@ static inline int hgemm_swap_ab_launchable(hgemm_swap_ab_shape s)
     return rows_known && (HGEMM_SWAP_AB_FORMS(s.rows, s.width) & hgemm_swap_ab_form(s.cluster, s.pair)) != 0;
 }
 
-/* narrow_tiles' tile width on `sms` SMs: the narrowest of 80, 96, ..., 320
- * whose tiles (two tile rows of 128, ceil(n / width) tile columns) all run
- * in one wave; 256 where none does. A narrower tile reads more bytes a
- * FLOP, so it pays only where it fills SMs that a wider one leaves idle:
- * 80 at 250 x 5000 (126 tiles), where 128 would give 80; at 216 x 9216,
- * 80 gives 232 tiles, 1.76 waves, and 144 gives 128 in one (cuBLAS's own
- * choice there: nvjet 144 x 128 in clusters of two, Nsight Compute, H100).
- * Past 256 (N from 16897 to 21120 on 132 SMs) the tile takes two wgmmas a
- * k-step (288 at 256 x 18000: cuBLAS's nvjet 288x128, H200). Where none
- * fits, 256 as before (the wider tiles past a wave were not measured). */
+/* narrow_tiles' tile width on `sms` SMs: of 80, 96, ..., 320, the one whose
+ * tiles (two tile rows of 128, ceil(n / width) tile columns) give an SM
+ * the fewest columns to make in all its rounds (rounds x width), each
+ * counted hgemm_narrower_cost, the fewer rounds where two tie: where the
+ * tiles fit one wave, the narrowest that does. A narrower tile pays only
+ * where it fills SMs that a wider one leaves idle: 80 at 250 x 5000 (126 tiles),
+ * where 128 would give 80; at 216 x 9216, 80 gives 232 tiles, 1.76 waves,
+ * and 144 gives 128 in one (cuBLAS's own choice there: nvjet 144 x 128 in
+ * clusters of two, Nsight Compute, H100). Past 256 (N from 16897 to 21120
+ * on 132 SMs) the tile takes two wgmmas a k-step (288 at 256 x 18000:
+ * cuBLAS's nvjet 288x128, H200). Past one wave, rounds x width (before
+ * the narrower cost) was the measured order of the widths at five shapes
+ * of six (H200, one call, us, widths forced, 2026-11-29):
+ *   256 x 22000 x 4096   112 (3 rounds, 336) 69.5, 176 (2, 352) 70.8,
+ *                        128 (3, 384) 77.6, 208 (2, 416) 80.5, 256 (2, 512) 97.0
+ *   240 x 26000 x 4096   208 (2, 416) 82.4, 112 (4, 448) 92.3, 256 (2, 512)
+ *                        97.2, 128 (4, 512) 102.6, 176 (3, 528) 103.7
+ *   256 x 25344 x 4096   128 (3, 384) 80.7, 208 (2, 416) 82.4, 112 (4, 448)
+ *                        93.5, 256 (2, 512) 98.6, 176 (3, 528) 104.5
+ *   250 x 22000 x 2048   as 256 x 22000: 39.1, 40.6, 42.1, 44.6, 53.7
+ *   199 x 23000 x 4096   176 (2, 352) 72.9, 208 (2, 416) 79.7, 128 (3, 384)
+ *                        86.1, 256 (2, 512) 94.7, 112 (4, 448) 103.2
+ * and at 230 x 24000 x 8192 128 (384) took 142.8-165.5 against 208's
+ * (416) 148.5; 112 wide in 4 rounds lost to 208 in 2 by 12% at 240 x
+ * 26000 where its columns are 8% fewer, hence the narrower cost, which
+ * keeps 208 there and not 80 in 5 rounds. Where the tiles passed a wave
+ * this rule took 256 before. The rule built, H200, a second call, two
+ * rounds, ratio to cuBLAS (against 256 wide in an earlier call):
+ *   256 x 22000 x 4096   0.934-0.935 (112, 3 rounds; 0.666-0.669)
+ *   240 x 26000 x 4096   0.964-0.967 (208, 2; 0.810-0.814)
+ *   256 x 25344 x 4096   0.970-0.975 (192, 2; 0.766-0.785)
+ *   250 x 22000 x 2048   0.922-0.923 (112, 3; 0.672-0.673)
+ *   230 x 24000 x 8192   1.005-1.014 (192, 2; 0.848)
+ *   256 x 30000 x 4096   0.955-0.963 (240, 2; 0.929)
+ *   256 x 40000 x 4096   1.025-1.031 (304, 2)
+ * and where swap_ab is ahead: 0.884-0.889 at 200 x 28000 x 4096 (224),
+ * 0.910-0.919 at 232 x 33000 x 4096 (256). */
 #define HGEMM_NARROW_MIN_WIDTH 80
 #define HGEMM_NARROW_MAX_WIDTH 320
 static inline int hgemm_narrow_width(int n, int sms)
 {
-    int width = HGEMM_NARROW_MIN_WIDTH;
-    while (width <= HGEMM_NARROW_MAX_WIDTH && 2LL * ((n + width - 1) / width) > sms) width += 16;
-    return width > HGEMM_NARROW_MAX_WIDTH ? 256 : width;
+    int best = HGEMM_NARROW_MIN_WIDTH;
+    long long best_rounds = 0;
+    double best_cost = 0;
+    for (int width = HGEMM_NARROW_MIN_WIDTH; width <= HGEMM_NARROW_MAX_WIDTH; width += 16) {
+        long long rounds = (2LL * ((n + width - 1) / width) + sms - 1) / sms;
+        double cost = (double)rounds * width * hgemm_narrower_cost(width);
+        if (!best_rounds || cost < best_cost || (cost == best_cost && rounds < best_rounds))
+            best = width, best_cost = cost, best_rounds = rounds;
+    }
+    return best;
 }
 
 /* Where A's rows are 192 or fewer, narrow_tiles can instead cover them with

@@ -109,15 +109,15 @@ int main(int argc, char **argv)
                             * 128 (80, 96, 128 and 144 above) 112, 160, 176, 192, 224,
                             * 240; 208 with 7 k-tiles through its 5-stage ring; past
                             * 256, two wgmmas a k-step: 272, 288, 304 with 7 k-tiles
-                            * through 4 stages, 320; 256 with 5 through 4 where no
-                            * width fits a wave, its 86 units in more than one round;
+                            * through 4 stages, 320; 256 with 5 through 4; past a
+                            * wave, 112 wide in 3 rounds (197 units on 132 SMs);
                             * one tile row of 192 (A's rows up to 192; 144 and 160 at
                             * 129x17001x64 and 160x20000x400 below): 80, 96, 112, 128
                             * with 9 k-tiles through its 5-stage ring, 176, 192 */
                            "129x7001x64", "193x10007x64", "193x11008x64", "193x12301x64", "193x14001x64",
                            "193x15111x64", "193x13001x400", "193x17001x64", "200x18000x64", "224x20000x400",
-                           "256x22000x300", "131x9001x66", "145x11001x130", "157x14001x64", "163x15111x520",
-                           "150x22001x66", "181x24001x130",
+                           "193x16001x300", "256x22000x300", "131x9001x66", "145x11001x130", "157x14001x64",
+                           "163x15111x520", "150x22001x66", "181x24001x130",
                            /* swap_ab's 128-row tiles across all of A's rows as wide
                             * as they are (on 132 SMs; 144 above, alone and in fours):
                             * 160 alone, 8 k-tiles through its 6-stage ring, and 240;

@@ -184,7 +184,11 @@ static void test_swap_ab_splits(void)
     EXPECT(hgemm_swap_ab_rows(64, 8320, 132) == 64);   /* 130 tiles of 64 rows, A's in one */
     EXPECT(hgemm_swap_ab_rows(200, 11008, 132) == 192 && hgemm_swap_ab_rows(200, 8448, 132) == 128); /* 58, 66 x 2 */
     EXPECT(hgemm_swap_ab_rows(200, 16384, 132) == 128 && hgemm_swap_ab_rows(128, 11008, 132) == 128); /* 86 x 2, 86 */
-    /* narrow_tiles: the narrowest width whose tiles fit one wave */
+    /* narrow_tiles: the narrowest width whose tiles fit one wave; past one,
+     * the fewest columns an SM makes in all its rounds, narrower ones
+     * costing more (hgemm_narrower_cost) */
+    EXPECT(hgemm_narrower_cost(256) == 1 && hgemm_narrower_cost(320) == 1);
+    EXPECT(fabs(hgemm_narrower_cost(192) - 1.05) < 1e-12 && fabs(hgemm_narrower_cost(208) - 1.0375) < 1e-12);
     EXPECT(hgemm_narrow_width(5000, 132) == 80 && hgemm_narrow_width(5280, 132) == 80); /* 63, 66 x 2 */
     EXPECT(hgemm_narrow_width(5281, 132) == 96);   /* 67 x 2 at 80 */
     EXPECT(hgemm_narrow_width(9216, 132) == 144);  /* 64 x 2; 72 x 2 at 128 */
@@ -195,7 +199,10 @@ static void test_swap_ab_splits(void)
     EXPECT(hgemm_narrow_width(18000, 132) == 288); /* 63 x 2; 67 x 2 at 272 */
     EXPECT(hgemm_narrow_width(20000, 132) == 304); /* 66 x 2; 70 x 2 at 288 */
     EXPECT(hgemm_narrow_width(21120, 132) == 320); /* 66 x 2 */
-    EXPECT(hgemm_narrow_width(21121, 132) == 256); /* none fits: 256, as one wgmma */
+    EXPECT(hgemm_narrow_width(22000, 132) == 112); /* 3 rounds (394 tiles): 373.8 against 374 at 176 in 2 */
+    EXPECT(hgemm_narrow_width(26000, 132) == 208); /* 2 rounds: 431.6 against 455 at 80 in 5, 498 at 112 in 4 */
+    EXPECT(hgemm_narrow_width(23000, 132) == 176); /* 2 rounds of 131 x 2 */
+    EXPECT(hgemm_narrow_width(25344, 132) == 192); /* 2 rounds: 403 against 422 at 128 in 3 */
     /* one tile row of 192 where A's rows fit it: the narrowest in one wave */
     EXPECT(hgemm_narrow_tall_width(192, 19000, 132) == 144);  /* 132 tiles; 149 at 128 */
     EXPECT(hgemm_narrow_tall_width(160, 10560, 132) == 80);   /* 132 */
