@@ -88,8 +88,9 @@ hgemm_launcher hgemm_mma_async_pipeline;
 hgemm_launcher hgemm_gemv_mma;
 #define HGEMM_GEMV_MAX_ROWS 16
 
-/* The Hopper rungs (hgemm_sm90a_kernels.cu, rungs 5-10, and
- * hgemm_skinny_sm90a_kernels.cu, rungs 11-13): built when the CUDA
+/* The Hopper rungs (hgemm_sm90a_kernels.cu, rungs 5-10,
+ * hgemm_skinny_sm90a_kernels.cu, rungs 11-12, and
+ * hgemm_narrow_sm90a_kernels.cu, rung 13): built when the CUDA
  * architectures include 90 (LADDER_HAVE_SM90A), run on compute
  * capability 9.0 only. */
 hgemm_launcher hgemm_tma_mma;

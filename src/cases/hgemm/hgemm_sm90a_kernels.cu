@@ -1,8 +1,8 @@
 /* HGEMM rungs 5-10: the Hopper rungs, from the tensor copy engine (TMA) on
  * mbarriers to warp-specialized, persistent wgmma kernels on square tiles;
  * rungs 11-13, for the shapes whose tiles leave SMs idle, are in
- * hgemm_skinny_sm90a_kernels.cu, and the kernel both share in
- * hgemm_warp_specialized.cuh. Built only for
+ * hgemm_skinny_sm90a_kernels.cu (11-12) and hgemm_narrow_sm90a_kernels.cu
+ * (13), and the kernel they all share in hgemm_warp_specialized.cuh. Built only for
  * sm_90a (-gencode=arch=compute_90a,code=sm_90a, its own object library:
  * wgmma and setmaxnreg exist on no other target) and run on compute
  * capability 9.0 only. Same problem and layout as hgemm_kernels.cu; the

@@ -1,8 +1,9 @@
 /* The warp-specialized wgmma kernel that hgemm's Hopper rungs from 7 on
  * share (hgemm_sm90a_kernels.cu: rungs 5-10, the square tiles;
- * hgemm_skinny_sm90a_kernels.cu: rungs 11-13, the shapes whose tiles leave
- * SMs idle), with its building blocks and its launch. sm_90a only: included
- * by those two files, built in their object library. */
+ * hgemm_skinny_sm90a_kernels.cu, rungs 11-12, and
+ * hgemm_narrow_sm90a_kernels.cu, rung 13: the shapes whose tiles leave SMs
+ * idle), with its building blocks and its launch. sm_90a only: included by
+ * those three files, built in their object library. */
 #ifndef LADDER_HGEMM_WARP_SPECIALIZED_CUH
 #define LADDER_HGEMM_WARP_SPECIALIZED_CUH
 
@@ -771,8 +772,20 @@ static void launch_warp_specialized(const hgemm_problem *p, const CUtensorMap &b
 
 constexpr int WS_128_STAGES = 6, WS_256_STAGES = 4;
 
+/* A rung's tiles at each of its widths: TILE<W>::launch runs the tile W
+ * wide, TILE<W>::SHARED_BYTES is the most shared memory of its rings. */
+template <template <int> class TILE, int... WIDTHS>
+struct tile_widths {
+    static void launch(int width, const hgemm_problem *p, cudaStream_t stream)
+    {
+        ((width == WIDTHS ? TILE<WIDTHS>::launch(p, stream) : void()), ...);
+    }
+    static constexpr size_t shared_bytes() { return std::max({TILE<WIDTHS>::SHARED_BYTES...}); }
+};
+
 /* Dynamic shared memory of the rungs of hgemm_skinny_sm90a_kernels.cu (0
- * for the others). */
+ * for the others), and of narrow_tiles (hgemm_narrow_sm90a_kernels.cu). */
 size_t hgemm_skinny_shared_bytes(hgemm_launcher *rung);
+size_t hgemm_narrow_shared_bytes();
 
 #endif
