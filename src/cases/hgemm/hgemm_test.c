@@ -184,41 +184,6 @@ static void test_swap_ab_splits(void)
     EXPECT(hgemm_swap_ab_rows(64, 8320, 132) == 64);   /* 130 tiles of 64 rows, A's in one */
     EXPECT(hgemm_swap_ab_rows(200, 11008, 132) == 192 && hgemm_swap_ab_rows(200, 8448, 132) == 128); /* 58, 66 x 2 */
     EXPECT(hgemm_swap_ab_rows(200, 16384, 132) == 128 && hgemm_swap_ab_rows(128, 11008, 132) == 128); /* 86 x 2, 86 */
-    /* narrow_tiles: the narrowest width whose tiles fit one wave; past one,
-     * the fewest columns an SM makes in all its rounds, narrower ones
-     * costing more (hgemm_narrower_cost) */
-    EXPECT(hgemm_narrower_cost(256) == 1 && hgemm_narrower_cost(320) == 1);
-    EXPECT(fabs(hgemm_narrower_cost(192) - 1.05) < 1e-12 && fabs(hgemm_narrower_cost(208) - 1.0375) < 1e-12);
-    EXPECT(hgemm_narrow_width(5000, 132) == 80 && hgemm_narrow_width(5280, 132) == 80); /* 63, 66 x 2 */
-    EXPECT(hgemm_narrow_width(5281, 132) == 96);   /* 67 x 2 at 80 */
-    EXPECT(hgemm_narrow_width(9216, 132) == 144);  /* 64 x 2; 72 x 2 at 128 */
-    EXPECT(hgemm_narrow_width(9216, 114) == 176);  /* 53 x 2; 58 x 2 at 160 */
-    EXPECT(hgemm_narrow_width(11008, 132) == 176); /* 63 x 2; 69 x 2 at 160 */
-    EXPECT(hgemm_narrow_width(16896, 132) == 256); /* 66 x 2; 71 x 2 at 240 */
-    EXPECT(hgemm_narrow_width(17952, 132) == 272); /* 66 x 2; 71 x 2 at 256: two wgmmas a k-step */
-    EXPECT(hgemm_narrow_width(18000, 132) == 288); /* 63 x 2; 67 x 2 at 272 */
-    EXPECT(hgemm_narrow_width(20000, 132) == 304); /* 66 x 2; 70 x 2 at 288 */
-    EXPECT(hgemm_narrow_width(21120, 132) == 320); /* 66 x 2 */
-    EXPECT(hgemm_narrow_width(22000, 132) == 112); /* 3 rounds (394 tiles): 373.8 against 374 at 176 in 2 */
-    EXPECT(hgemm_narrow_width(26000, 132) == 208); /* 2 rounds: 431.6 against 455 at 80 in 5, 498 at 112 in 4 */
-    EXPECT(hgemm_narrow_width(23000, 132) == 176); /* 2 rounds of 131 x 2 */
-    EXPECT(hgemm_narrow_width(25344, 132) == 192); /* 2 rounds: 403 against 422 at 128 in 3 */
-    /* one tile row of 192 where A's rows fit it: the narrowest in one wave */
-    EXPECT(hgemm_narrow_tall_width(192, 19000, 132) == 144);  /* 132 tiles; 149 at 128 */
-    EXPECT(hgemm_narrow_tall_width(160, 10560, 132) == 80);   /* 132 */
-    EXPECT(hgemm_narrow_tall_width(160, 10561, 132) == 96);   /* 111; 133 at 80 */
-    EXPECT(hgemm_narrow_tall_width(129, 25344, 132) == 192);  /* 132 */
-    EXPECT(hgemm_narrow_tall_width(129, 25345, 132) == 0);    /* none fits */
-    EXPECT(hgemm_narrow_tall_width(193, 5000, 132) == 0);     /* A's rows past 192 */
-    /* and those tall tiles where an SM makes fewer elements of C with them */
-    EXPECT(hgemm_narrow_rows(192, 19000, 132) == 192);  /* 192 x 144 against 128 x 288 */
-    EXPECT(hgemm_narrow_rows(160, 9216, 132) == 192);   /* 192 x 80 against 128 x 144 */
-    EXPECT(hgemm_narrow_rows(160, 5000, 132) == 128);   /* 192 x 80 (63 tiles) against 128 x 80 */
-    EXPECT(hgemm_narrow_rows(192, 6144, 132) == 128);   /* 192 x 80 against 128 x 96 */
-    EXPECT(hgemm_narrow_rows(129, 7001, 132) == 128);   /* 192 x 80 against 128 x 112: 15360, 14336 */
-    EXPECT(hgemm_narrow_rows(150, 22001, 132) == 192);  /* 192 x 176 against two rounds of 128 x 256 */
-    EXPECT(hgemm_narrow_rows(129, 25345, 132) == 128);  /* no tall width fits a wave */
-    EXPECT(hgemm_narrow_rows(200, 19000, 132) == 128);  /* A's rows past 192 */
     EXPECT(SPLITS_H100(32, 11008, 4096, 132) == 1);  /* 86 tiles of 128 rows */
     EXPECT(SPLITS_H100(64, 2368, 4096, 132) == 1);   /* width 64: 37 tiles keep 4 MB of B in flight */
     EXPECT(SPLITS_H100(64, 2304, 4096, 132) == 3);   /* 36 do not: 132 / 36 slices */
@@ -655,6 +620,68 @@ static void test_swap_ab_launchable(void)
     EXPECTF(failures == 0, "%d shapes without a kernel", failures);
 }
 
+/* narrow_tiles' rules, named shapes and swept: every choice is a width
+ * the rung compiles (80 to 320 in steps of 16, a tile row of 192 at most
+ * 192 wide and only where A's rows fit it), and where some width fits a
+ * wave of two tile rows, the narrowest that does. */
+static void test_narrow_tiles(void)
+{
+    /* narrow_tiles: the narrowest width whose tiles fit one wave; past one,
+     * the fewest columns an SM makes in all its rounds, narrower ones
+     * costing more (hgemm_narrower_cost) */
+    EXPECT(hgemm_narrower_cost(256) == 1 && hgemm_narrower_cost(320) == 1);
+    EXPECT(fabs(hgemm_narrower_cost(192) - 1.05) < 1e-12 && fabs(hgemm_narrower_cost(208) - 1.0375) < 1e-12);
+    EXPECT(hgemm_narrow_width(5000, 132) == 80 && hgemm_narrow_width(5280, 132) == 80); /* 63, 66 x 2 */
+    EXPECT(hgemm_narrow_width(5281, 132) == 96);   /* 67 x 2 at 80 */
+    EXPECT(hgemm_narrow_width(9216, 132) == 144);  /* 64 x 2; 72 x 2 at 128 */
+    EXPECT(hgemm_narrow_width(9216, 114) == 176);  /* 53 x 2; 58 x 2 at 160 */
+    EXPECT(hgemm_narrow_width(11008, 132) == 176); /* 63 x 2; 69 x 2 at 160 */
+    EXPECT(hgemm_narrow_width(16896, 132) == 256); /* 66 x 2; 71 x 2 at 240 */
+    EXPECT(hgemm_narrow_width(17952, 132) == 272); /* 66 x 2; 71 x 2 at 256: two wgmmas a k-step */
+    EXPECT(hgemm_narrow_width(18000, 132) == 288); /* 63 x 2; 67 x 2 at 272 */
+    EXPECT(hgemm_narrow_width(20000, 132) == 304); /* 66 x 2; 70 x 2 at 288 */
+    EXPECT(hgemm_narrow_width(21120, 132) == 320); /* 66 x 2 */
+    EXPECT(hgemm_narrow_width(22000, 132) == 112); /* 3 rounds (394 tiles): 373.8 against 374 at 176 in 2 */
+    EXPECT(hgemm_narrow_width(26000, 132) == 208); /* 2 rounds: 431.6 against 455 at 80 in 5, 498 at 112 in 4 */
+    EXPECT(hgemm_narrow_width(23000, 132) == 176); /* 2 rounds of 131 x 2 */
+    EXPECT(hgemm_narrow_width(25344, 132) == 192); /* 2 rounds: 403 against 422 at 128 in 3 */
+    /* one tile row of 192 where A's rows fit it: the narrowest in one wave */
+    EXPECT(hgemm_narrow_tall_width(192, 19000, 132) == 144);  /* 132 tiles; 149 at 128 */
+    EXPECT(hgemm_narrow_tall_width(160, 10560, 132) == 80);   /* 132 */
+    EXPECT(hgemm_narrow_tall_width(160, 10561, 132) == 96);   /* 111; 133 at 80 */
+    EXPECT(hgemm_narrow_tall_width(129, 25344, 132) == 192);  /* 132 */
+    EXPECT(hgemm_narrow_tall_width(129, 25345, 132) == 0);    /* none fits */
+    EXPECT(hgemm_narrow_tall_width(193, 5000, 132) == 0);     /* A's rows past 192 */
+    /* and those tall tiles where an SM makes fewer elements of C with them */
+    EXPECT(hgemm_narrow_rows(192, 19000, 132) == 192);  /* 192 x 144 against 128 x 288 */
+    EXPECT(hgemm_narrow_rows(160, 9216, 132) == 192);   /* 192 x 80 against 128 x 144 */
+    EXPECT(hgemm_narrow_rows(160, 5000, 132) == 128);   /* 192 x 80 (63 tiles) against 128 x 80 */
+    EXPECT(hgemm_narrow_rows(192, 6144, 132) == 128);   /* 192 x 80 against 128 x 96 */
+    EXPECT(hgemm_narrow_rows(129, 7001, 132) == 128);   /* 192 x 80 against 128 x 112: 15360, 14336 */
+    EXPECT(hgemm_narrow_rows(150, 22001, 132) == 192);  /* 192 x 176 against two rounds of 128 x 256 */
+    EXPECT(hgemm_narrow_rows(129, 25345, 132) == 128);  /* no tall width fits a wave */
+    EXPECT(hgemm_narrow_rows(200, 19000, 132) == 128);  /* A's rows past 192 */
+    static const int sms_list[] = {66, 78, 114, 132};
+    int failures = 0;
+    for (size_t c = 0; c < sizeof sms_list / sizeof sms_list[0]; ++c)
+        for (int m = 129; m <= HGEMM_SWAP_AB_MAX_M; m += 7)
+            for (int n = 64; n <= 60000; n += n < 4000 ? 97 : 331) {
+                int sms = sms_list[c], rows = hgemm_narrow_rows(m, n, sms);
+                int width = rows == 128 ? hgemm_narrow_width(n, sms) : hgemm_narrow_tall_width(m, n, sms);
+                int fits = 0;
+                for (int w = HGEMM_NARROW_MAX_WIDTH; w >= HGEMM_NARROW_MIN_WIDTH; w -= 16)
+                    if (2LL * ((n + w - 1) / w) <= sms) fits = w;
+                int ok = width % 16 == 0 && width >= HGEMM_NARROW_MIN_WIDTH &&
+                         width <= (rows == 128 ? HGEMM_NARROW_MAX_WIDTH : HGEMM_NARROW_TALL_MAX_WIDTH) &&
+                         (rows == 128 || (rows == HGEMM_NARROW_TALL_ROWS && m <= HGEMM_NARROW_TALL_ROWS)) &&
+                         (!fits || hgemm_narrow_width(n, sms) == fits);
+                if (!ok && failures++ < 5)
+                    EXPECTF(0, "%dx%d on %d SMs: %d rows, %d wide (the narrowest in a wave: %d)", m, n, sms, rows,
+                            width, fits);
+            }
+    EXPECTF(failures == 0, "%d shapes with a width the rung lacks", failures);
+}
+
 /* The balanced grid: the same rounds, the fewest clusters. */
 static void test_balanced_clusters(void)
 {
@@ -711,6 +738,7 @@ int main(void)
     test_swap_ab_cluster();
     test_swap_ab_across();
     test_swap_ab_launchable();
+    test_narrow_tiles();
     test_balanced_clusters();
     test_b_promotion();
     test_vendor_rows();
