@@ -207,8 +207,9 @@ static const ladder_variant hgemm_variants[] = {
                            "wave's tiles in slices of K",
                 SM90A(hgemm_swap_ab), NEEDS_SM90A),
     LADDER_RUNG("narrow_tiles", "M 129-256: unswapped, A's two tile rows in one cluster sharing B's tile, B's tiles "
-                                "80 to 320 wide, the narrowest whose tiles fit one wave, to fill it where swap_ab's "
-                                "cannot; for M up to 192, one tile row of 192 where an SM then makes less of C",
+                                "80 to 320 wide, the narrowest whose tiles fit one wave (past one, the fewest columns "
+                                "an SM makes in all its rounds), to fill it where swap_ab's cannot; for M up to 192, "
+                                "one tile row of 192 where an SM then makes less of C",
                 SM90A(hgemm_narrow_tiles), NEEDS_SM90A),
     LADDER_RUNG("gemv_mma", "M or N <= 16 (decode): stream the large operand once with 16-byte loads, warps split K, "
                             "mma.sync", hgemm_gemv_mma, NEEDS_SM80),

@@ -33,19 +33,20 @@ typedef struct hgemm_problem {
     const uint16_t *a, *b; /* BF16 bit patterns, device memory */
     float *c;
     int m, n, k, ld;
-    /* The TMA rungs' tensor maps (hgemm_encode_tensor_maps): A in boxes of
-     * 128 and 192 rows (narrow_tiles' tall tiles), B in boxes of 32 (half of swap_ab's short tiles in pairs),
-     * 48, 56 and 64 (a quarter of persistent_multicast's tiles in clusters
-     * of four; 64 also swap_ab's short tiles), 96, 112 and 128 (a half, in clusters of
-     * two), 192 (swap_ab's tall tiles) and 256 rows; each box 64 elements
-     * (128 bytes) of K, 128-byte swizzle, zeros outside the matrix. For
-     * swap_ab, A in boxes of hgemm_swap_ab_tile_cols rows, or in clusters of
-     * its hgemm_cluster_share, encoded once its shape is chosen (unset past
-     * HGEMM_SWAP_AB_MAX_M, and without sm_90a kernels). For narrow_tiles,
-     * B in boxes of half its narrow_width, each block of a cluster of two
-     * bringing half the tile, or of all of it in tiles of 192 rows. */
-    CUtensorMap a_rows128, a_rows192, b_rows32, b_rows_narrow, b_rows48, b_rows56, b_rows64, b_rows96, b_rows112, b_rows128,
-        b_rows192, b_rows256, a_rows_swap;
+    /* The TMA rungs' tensor maps (hgemm_encode_tensor_maps): A in boxes of 128
+     * and 192 rows (narrow_tiles' tall tiles), B in boxes of 32 (half of
+     * swap_ab's short tiles in pairs), 48, 56 and 64 (a quarter of
+     * persistent_multicast's tiles in clusters of four; 64 also swap_ab's short
+     * tiles), 96, 112 and 128 (a half, in clusters of two), 192 (swap_ab's tall
+     * tiles) and 256 rows; each box 64 elements (128 bytes) of K, 128-byte
+     * swizzle, zeros outside the matrix. For swap_ab, A in boxes of
+     * hgemm_swap_ab_tile_cols rows, or in clusters of its hgemm_cluster_share,
+     * encoded once its shape is chosen (unset past HGEMM_SWAP_AB_MAX_M, and
+     * without sm_90a kernels). For narrow_tiles, B in boxes of half its
+     * narrow_width, each block of a cluster of two bringing half the tile, or of
+     * all of it in tiles of 192 rows. */
+    CUtensorMap a_rows128, a_rows192, b_rows32, b_rows_narrow, b_rows48, b_rows56, b_rows64, b_rows96, b_rows112,
+        b_rows128, b_rows192, b_rows256, a_rows_swap;
     /* C (FP32) in boxes of 32 columns (128 bytes, 128-byte swizzle) by 64
      * rows, for the epilogue of TMA stores; encoded (c_map_encoded) where
      * C's rows are a multiple of 16 bytes long (n % 4 == 0). */
@@ -107,8 +108,8 @@ int hgemm_swap_ab_pair_blocks(const hgemm_problem *problem);
 
 /* Fill the problem's tensor maps through the driver's cuTensorMapEncodeTiled
  * (found with cudaGetDriverEntryPointByVersion: no -lcuda), narrow_rows and
- * narrow_width set first, B's with the L2 promotion given (hgemm_b_promotion). Returns
- * 0, or -1 with the reason in err. */
+ * narrow_width set first, B's with the L2 promotion given (hgemm_b_promotion).
+ * Returns 0, or -1 with the reason in err. */
 int hgemm_encode_tensor_maps(hgemm_problem *problem, CUtensorMapL2promotion b_promotion, char *err, size_t err_len);
 
 /* Dynamic shared memory a rung of each object asks for per block (0 for
@@ -405,10 +406,10 @@ static inline double hgemm_narrower_cost(int width)
     return 1 + (width < 256 ? (256 - width) / 32.0 * 0.025 : 0);
 }
 
-/* persistent_multicast's clusters (of 2 or 4 blocks: `slots2` and
- * `slots4` resident blocks, 0 where none fits) and tile width (256, 224 or
- * 192): the fewest hgemm_multicast_clocks, each counted
- * hgemm_narrower_cost longer for a narrower tile; ties keep the earlier of {2, 256}, {2, 224},
+/* persistent_multicast's clusters (of 2 or 4 blocks: `slots2` and `slots4`
+ * resident blocks, 0 where none fits) and tile width (256, 224 or 192): the
+ * fewest hgemm_multicast_clocks, each counted hgemm_narrower_cost longer
+ * for a narrower tile; ties keep the earlier of {2, 256}, {2, 224},
  * {2, 192}, {4, 256}, ... Where rows start on 128-byte lines, the multiply
  * is the longer and the clusters of 2 keep what the rounds give: 3072^3 on
  * 132 SMs makes 2.18 waves of 128 x 256 tiles, 2.91 of 128 x 192. Where
@@ -1271,18 +1272,18 @@ static inline int hgemm_swap_ab_launchable(hgemm_swap_ab_shape s)
 }
 
 /* narrow_tiles' tile width on `sms` SMs: of 80, 96, ..., 320, the one whose
- * tiles (two tile rows of 128, ceil(n / width) tile columns) give an SM
- * the fewest columns to make in all its rounds (rounds x width), each
- * counted hgemm_narrower_cost, the fewer rounds where two tie: where the
- * tiles fit one wave, the narrowest that does. A narrower tile pays only
- * where it fills SMs that a wider one leaves idle: 80 at 250 x 5000 (126 tiles),
- * where 128 would give 80; at 216 x 9216, 80 gives 232 tiles, 1.76 waves,
- * and 144 gives 128 in one (cuBLAS's own choice there: nvjet 144 x 128 in
- * clusters of two, Nsight Compute, H100). Past 256 (N from 16897 to 21120
- * on 132 SMs) the tile takes two wgmmas a k-step (288 at 256 x 18000:
- * cuBLAS's nvjet 288x128, H200). Past one wave, rounds x width (before
- * the narrower cost) was the measured order of the widths at five shapes
- * of six (H200, one call, us, widths forced, 2026-11-29):
+ * tiles (two tile rows of 128, ceil(n / width) tile columns) give an SM the
+ * fewest columns to make in all its rounds (rounds x width), each counted
+ * hgemm_narrower_cost, the fewer rounds where two tie: where the tiles fit
+ * one wave, the narrowest that does. A narrower tile pays only where it fills
+ * SMs that a wider one leaves idle: 80 at 250 x 5000 (126 tiles), where 128
+ * would give 80; at 216 x 9216, 80 gives 232 tiles, 1.76 waves, and 144 gives
+ * 128 in one (cuBLAS's own choice there: nvjet 144 x 128 in clusters of two,
+ * Nsight Compute, H100). Past 256 (N from 16897 to 21120 on 132 SMs) the tile
+ * takes two wgmmas a k-step (288 at 256 x 18000: cuBLAS's nvjet 288x128,
+ * H200). Past one wave, rounds x width (before the narrower cost) was the
+ * measured order of the widths at four shapes of six (H200, one call, us,
+ * widths forced, 2026-11-29):
  *   256 x 22000 x 4096   112 (3 rounds, 336) 69.5, 176 (2, 352) 70.8,
  *                        128 (3, 384) 77.6, 208 (2, 416) 80.5, 256 (2, 512) 97.0
  *   240 x 26000 x 4096   208 (2, 416) 82.4, 112 (4, 448) 92.3, 256 (2, 512)
@@ -1293,9 +1294,10 @@ static inline int hgemm_swap_ab_launchable(hgemm_swap_ab_shape s)
  *   199 x 23000 x 4096   176 (2, 352) 72.9, 208 (2, 416) 79.7, 128 (3, 384)
  *                        86.1, 256 (2, 512) 94.7, 112 (4, 448) 103.2
  * and at 230 x 24000 x 8192 128 (384) took 142.8-165.5 against 208's
- * (416) 148.5; 112 wide in 4 rounds lost to 208 in 2 by 12% at 240 x
- * 26000 where its columns are 8% fewer, hence the narrower cost, which
- * keeps 208 there and not 80 in 5 rounds. Where the tiles passed a wave
+ * (416) 148.5: at those two, 128 in 3 rounds ran behind 208 in 2. 112
+ * wide in 4 rounds lost to 208 in 2 by 12% at 240 x 26000, where its
+ * columns are 8% fewer: hence the narrower cost, which keeps 208 there and
+ * not 80 in 5 rounds. Where the tiles passed a wave
  * this rule took 256 before. The rule built, H200, a second call, two
  * rounds, ratio to cuBLAS (against 256 wide in an earlier call):
  *   256 x 22000 x 4096   0.934-0.935 (112, 3 rounds; 0.666-0.669)
