@@ -1311,13 +1311,18 @@ static inline int hgemm_swap_ab_launchable(hgemm_swap_ab_shape s)
  * 0.910-0.919 at 232 x 33000 x 4096 (256). */
 #define HGEMM_NARROW_MIN_WIDTH 80
 #define HGEMM_NARROW_MAX_WIDTH 320
+static inline long long hgemm_narrow_rounds(int n, int width, int sms)
+{
+    return (2LL * ((n + width - 1) / width) + sms - 1) / sms;
+}
+
 static inline int hgemm_narrow_width(int n, int sms)
 {
     int best = HGEMM_NARROW_MIN_WIDTH;
     long long best_rounds = 0;
     double best_cost = 0;
     for (int width = HGEMM_NARROW_MIN_WIDTH; width <= HGEMM_NARROW_MAX_WIDTH; width += 16) {
-        long long rounds = (2LL * ((n + width - 1) / width) + sms - 1) / sms;
+        long long rounds = hgemm_narrow_rounds(n, width, sms);
         double cost = (double)rounds * width * hgemm_narrower_cost(width);
         if (!best_rounds || cost < best_cost || (cost == best_cost && rounds < best_rounds))
             best = width, best_cost = cost, best_rounds = rounds;
@@ -1349,8 +1354,8 @@ static inline int hgemm_narrow_tall_width(int m, int n, int sms)
 static inline int hgemm_narrow_rows(int m, int n, int sms)
 {
     int tall = hgemm_narrow_tall_width(m, n, sms), width = hgemm_narrow_width(n, sms);
-    long long rounds = (2LL * ((n + width - 1) / width) + sms - 1) / sms;
-    return tall && (long long)HGEMM_NARROW_TALL_ROWS * tall < rounds * 128 * width ? HGEMM_NARROW_TALL_ROWS : 128;
+    long long two_rows = hgemm_narrow_rounds(n, width, sms) * 128 * width;
+    return tall && (long long)HGEMM_NARROW_TALL_ROWS * tall < two_rows ? HGEMM_NARROW_TALL_ROWS : 128;
 }
 
 /* The clusters a persistent launch takes to walk `units` units on

@@ -630,6 +630,7 @@ static void test_narrow_tiles(void)
      * the fewest columns an SM makes in all its rounds, narrower ones
      * costing more (hgemm_narrower_cost) */
     EXPECT(hgemm_narrower_cost(256) == 1 && hgemm_narrower_cost(320) == 1);
+    EXPECT(hgemm_narrow_rounds(18000, 288, 132) == 1 && hgemm_narrow_rounds(22000, 112, 132) == 3); /* 126, 394 */
     EXPECT(fabs(hgemm_narrower_cost(192) - 1.05) < 1e-12 && fabs(hgemm_narrower_cost(208) - 1.0375) < 1e-12);
     EXPECT(hgemm_narrow_width(5000, 132) == 80 && hgemm_narrow_width(5280, 132) == 80); /* 63, 66 x 2 */
     EXPECT(hgemm_narrow_width(5281, 132) == 96);   /* 67 x 2 at 80 */
