@@ -825,26 +825,6 @@ static inline int hgemm_swap_ab_tall_width(int width, int rows, int cols)
     return (rows == 128 || rows == 192) && width == 256 ? hgemm_round_up(cols, 16) : width;
 }
 
-/* Those 128-row tiles, where they make more than a wave, take 192 rows
- * where those make one (N from 16897 to 25344 on 132 SMs) and A's rows
- * are at most 192: ptxas compiles three consumer warpgroups against 128
- * registers a thread (setmaxnreg gives 152 only when the kernel runs), and
- * 208 wide, 104 accumulators, did not fit (ptxas asked for 130; 138 at
- * 224; a kernel of nothing but the ring's wgmma chain and the stores asks
- * the same, the accumulators and 26). A producer warp in place of the producer's warpgroup (416
- * threads) does not lift the cap: ptxas still compiled against 128, since
- * one of the SM's four quarters holds 4 of the 13 warps, and the 192-wide
- * kernel then spilled 4 bytes. Past 192 rows the last wave's tiles go in
- * slices of K instead (hgemm_swap_ab_tail_splits). cuBLAS's 192 x 144
- * tiles at 129 x 20000 x 4096 (Nsight Compute, H200), 105 of them where
- * 128 rows gave 157; it runs nvjet 192x208 at 200 x 20480 x 520. */
-#define HGEMM_SWAP_TALL_ROWS_MAX_M 192
-static inline int hgemm_swap_ab_tall_rows(int m, int n, int sms, int rows, int width)
-{
-    int past_a_wave = (n + 127) / 128 > sms, one_wave = (n + 191) / 192 <= sms;
-    return rows == 128 && width == 256 && past_a_wave && one_wave && m <= HGEMM_SWAP_TALL_ROWS_MAX_M ? 192 : rows;
-}
-
 /* Past a wave, swap_ab's tiles alone, one across A's rows (128- or
  * 192-row tiles as wide as A's rows), run the last wave's `tail` tiles
  * while most SMs idle: 200 x 20480 x 4096 makes 160 tiles of 128 x 208 on
@@ -865,6 +845,56 @@ static inline int hgemm_swap_ab_tail_splits(int m, int n, int k, int sms, int ro
     if (splits != 1 || cluster != 1 || pair != 1 || hgemm_swap_ab_tiles_across(m, width) != 1) return 1;
     long long tiles = (n + rows - 1) / rows, tail = tiles % sms;
     return tiles < sms || tail == 0 ? 1 : hgemm_split_count(tail, k, sms, sms);
+}
+
+/* Those 128-row tiles, where they make more than a wave, take 192 rows
+ * where those make one (N from 16897 to 25344 on 132 SMs) and A's rows
+ * are at most HGEMM_SWAP_TALL_SPLIT_MAX_M. Up to 192 rows, three consumer
+ * warpgroups of 64 rows each: ptxas compiles them against 128 registers a
+ * thread (setmaxnreg gives 152 only when the kernel runs), and 208 wide,
+ * 104 accumulators, did not fit (ptxas asked for 130; 138 at 224; a kernel
+ * of nothing but the ring's wgmma chain and the stores asks the same, the
+ * accumulators and 26). A producer warp in place of the producer's
+ * warpgroup (416 threads) does not lift the cap: ptxas still compiled
+ * against 128, since one of the SM's four quarters holds 4 of the 13
+ * warps, and the 192-wide kernel then spilled 4 bytes. From 193 to 208
+ * rows, two consumers split the tile by columns instead, each all 192 rows
+ * by 104 (three m64n104 wgmmas a k-step: 156 accumulators in the 168
+ * registers of 384 threads, no spills): cuBLAS's own form there, nvjet
+ * 192x208 coopB (Nsight Compute, H200, at 199 x 23000 x 4096 and 200 x
+ * 20480 x 520); but only where the 128-row tiles' last wave would go in
+ * HGEMM_SWAP_TALL_SPLIT_MAX_TAIL_SLICES slices of K or fewer (or whole, in
+ * a second round: hgemm_swap_ab_tail_splits above), since a 192-row tile
+ * is half as many rows again as a 128-row one and its wave leaves SMs
+ * idle where N / 192 is short of the SMs. H200, one call, two rounds,
+ * ratio to cuBLAS, the split 192-row tiles against the 128-row tiles 208
+ * wide (a scratch switch; their last wave's tiles in slices):
+ *   199 x 23000 x 4096   0.975-0.977 against 0.869 (48 tail tiles in 2)
+ *   199 x 23000 x 2048   0.973-0.974 against 0.849-0.850 (in 2)
+ *   208 x 25000 x 4096   0.956-0.962 against 0.849-0.854 (64 in 2)
+ *   196 x 24000 x 4096   0.959-0.962 against 0.861 (56 in 2)
+ *   193 x 25000 x 4096   0.958-0.961 against 0.854-0.859 (64 in 2)
+ *   208 x 23000 x 8192   0.974-0.982 against 0.902-0.921 (48 in 2)
+ *   208 x 21000 x 4096   0.992-1.001 against 0.978-0.981 (33 in 4)
+ *   200 x 20480 x 4096   0.983-0.988 against 0.986-0.991 (28 in 4)
+ *   204 x 19500 x 4096   59.3-59.6 us against 58.3-58.4 (21 in 6)
+ *   193 x 20000 x 4096   0.991-0.993 against 1.006 (25 in 5)
+ *   200 x 18000 x 4096   0.988 against 1.082-1.083 (9 in 14)
+ *   200 x 17000 x 4096   0.880-0.881 against 1.012-1.013 (1 in 16)
+ * (cuBLAS took a slow path at 204 x 19500: 3.5 of it). cuBLAS's 192 x 144
+ * tiles at 129 x 20000 x 4096 (Nsight Compute, H200), 105 of them where
+ * 128 rows gave 157. */
+#define HGEMM_SWAP_TALL_ROWS_MAX_M 192
+#define HGEMM_SWAP_TALL_SPLIT_MAX_M 208
+#define HGEMM_SWAP_TALL_SPLIT_MAX_TAIL_SLICES 4
+static inline int hgemm_swap_ab_tall_rows(int m, int n, int k, int sms, int rows, int width)
+{
+    int past_a_wave = (n + 127) / 128 > sms, one_wave = (n + 191) / 192 <= sms;
+    if (rows != 128 || width != 256 || !past_a_wave || !one_wave || m > HGEMM_SWAP_TALL_SPLIT_MAX_M) return rows;
+    return m <= HGEMM_SWAP_TALL_ROWS_MAX_M ||
+                   hgemm_swap_ab_tail_splits(m, n, k, sms, 128, width, 1, 1, 1) <= HGEMM_SWAP_TALL_SPLIT_MAX_TAIL_SLICES
+               ? 192
+               : rows;
 }
 
 /* Slices of K summed in a cluster, where every tile is cut (no units
@@ -1216,7 +1246,7 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
         s.cluster = narrow == HGEMM_SWAP_EIGHTS ? 4 : 1, s.pair = narrow == HGEMM_SWAP_ONES ? 1 : 2;
     s.width = hgemm_swap_ab_multiply_width(s.width, s.rows, hgemm_swap_ab_tile_cols(m, s.width), s.cluster);
     s.width = hgemm_swap_ab_short_width(s.width, s.rows, hgemm_swap_ab_tile_cols(m, s.width), s.splits, s.cluster);
-    s.rows = hgemm_swap_ab_tall_rows(m, n, sms, s.rows, s.width);
+    s.rows = hgemm_swap_ab_tall_rows(m, n, k, sms, s.rows, s.width);
     s.width = hgemm_swap_ab_tall_width(s.width, s.rows, hgemm_swap_ab_tile_cols(m, s.width));
     int tail_splits = hgemm_swap_ab_tail_splits(m, n, k, sms, s.rows, s.width, s.splits, s.cluster, s.pair);
     if (tail_splits > 1) s.whole = (n + s.rows - 1) / s.rows / sms * sms, s.splits = tail_splits;
@@ -1238,8 +1268,8 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
  * or 128 wide, in clusters only where one tile holds A's rows or in
  * eights (hgemm_swap_ab_two_across_alone); 128-row tiles 72 to 120 wide
  * alone, as a pair or in eights (hgemm_swap_ab_narrow_two_across), 144
- * to 256 wide in steps of 16, 192-row ones to 192
- * (hgemm_swap_ab_tall_width). */
+ * to 256 wide in steps of 16, 192-row ones to 192 and 208 (its two
+ * consumers split by columns; hgemm_swap_ab_tall_width and _tall_rows). */
 #define HGEMM_SWAP_STEP_WIDTH(width, step, from, to) ((width) % (step) == 0 && (width) >= (from) && (width) <= (to))
 #define HGEMM_SWAP_AB_FORMS(rows, width)                                                                              \
     ((rows) == 64    ? ((width) == 192 || (width) == 224 ? HGEMM_SWAP_TWOS | HGEMM_SWAP_FOURS                         \
@@ -1253,6 +1283,7 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
                                                                 : 0)                                                  \
      : (rows) == 192 ? ((width) == 96 || (width) == 128 ? HGEMM_SWAP_ONES | HGEMM_SWAP_EIGHTS                         \
                         : HGEMM_SWAP_STEP_WIDTH(width, 16, 144, HGEMM_SWAP_TALL_ROWS_MAX_M) ? HGEMM_SWAP_ONES         \
+                        : (width) == HGEMM_SWAP_TALL_SPLIT_MAX_M ? HGEMM_SWAP_ONES                                    \
                                                                 : 0)                                                  \
                      : 0)
 

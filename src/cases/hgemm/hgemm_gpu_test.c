@@ -126,16 +126,20 @@ int main(int argc, char **argv)
                            "224x13000x66",
                            /* and in 192-row tiles where 128-row ones pass a wave: 144,
                             * 160 (7 k-tiles through its 5-stage ring), 176 and 192
-                            * wide; past 192 of A's rows, 128-row tiles 208 wide */
+                            * wide; past 192 of A's rows, 208 wide, two consumers each
+                            * all 192 rows by 104 columns (193x17001x64 above: the
+                            * second consumer's 89 columns of A's rows; 208 exactly;
+                            * 199, with 9 k-tiles through its 4-stage ring) */
                            "129x17001x64", "160x20000x400", "176x18000x64", "192x19000x66", "208x21000x64",
+                           "199x23000x520",
                            /* those 128-row tiles past a wave with the last wave's
-                            * tiles in slices of K (on 132 SMs): 208 wide, 28 tiles in
-                            * 2; 240 wide, C's columns past the whole tiles ragged
+                            * tiles in slices of K (on 132 SMs): 208 wide past two
+                            * waves, 2 tiles in 2; 240 wide, C's columns past the whole tiles ragged
                             * (2105: the sum one float at a time); 64 wide, 25 in 4
                             * (the sum by 8 thread groups a chunk); and all of C
                             * summed a thread a chunk (split_k's 4; swap_ab's 2 slices
                             * there are summed in their clusters) */
-                           "200x20480x520", "233x19001x700", "64x20000x1030", "128x4100x1024",
+                           "200x34000x520", "233x19001x700", "64x20000x1030", "128x4100x1024",
                            /* a tile's slices summed in their cluster (40x1000x700,
                             * 17x999x700 and 128x4100x1024 above: twos): fours, 30
                             * tiles, the last 45 rows, 23 of A's; and one 128-row

@@ -649,19 +649,34 @@ extern "C" void hgemm_split_k(const hgemm_problem *p, cudaStream_t stream)
  * 3072 x 8192 (0.911 of cuBLAS, from 0.886), level at 64 x 3072 x 8192,
  * 100 x 4096 x 4096 and 128 x 4096 x 14336. Then that sum's loads issued
  * 8 quads at a time (wgmma_sum_own_quads has the figures: 1.03 of cuBLAS
- * at 100 x 3072 x 8192 on the H200, from 0.99). */
+ * at 100 x 3072 x 8192 on the H200, from 0.99).
+ * Then 192-row tiles from 193 to 208 of A's rows, 208 wide, where two
+ * consumers split the tile by columns, each all 192 rows by 104 (the
+ * kernel's ROW_GROUPS; three consumers of 64 rows would not hold 104
+ * accumulators each), where the 128-row tiles' last wave would go in 4
+ * slices or fewer (hgemm_swap_ab_tall_rows, with the shapes where it
+ * lost): cuBLAS's nvjet 192x208 coopB at 199 x 23000 x 4096. H200, one
+ * call, two rounds, against the 128-row tiles 208 wide: 0.975-0.977 of
+ * cuBLAS against 0.869 at 199 x 23000 x 4096, 0.956-0.962 against
+ * 0.849-0.854 at 208 x 25000 x 4096, 0.974-0.982 against 0.902-0.921 at
+ * 208 x 23000 x 8192. Clusters of four sharing A's tile, as cuBLAS's,
+ * were level or 1-2% slower (an earlier call, two rounds: 0.966 against
+ * 0.974 at 199 x 23000 x 4096), and half as fast where their blocks did
+ * not fit at once (0.52-0.54 at 196 x 24000 and 208 x 25000 x 4096: 32
+ * and 33 clusters, 120 blocks resident). */
 
 /* CLUSTER blocks along B's rows share A's tile; PAIR = 2: two tile
  * columns (A's rows in two tiles) side by side, each block bringing half
  * of its B tile (b_rows32, 64 or 96) to the block beside it. */
-template <int WIDTH, int STAGES, int CONSUMERS, int CLUSTER, int PAIR = 1>
+template <int WIDTH, int STAGES, int CONSUMERS, int ROW_GROUPS, int CLUSTER, int PAIR = 1>
 static void launch_swap_ab(const hgemm_problem *p, cudaStream_t stream)
 {
     int splits = p->swap_ab_splits;
-    const CUtensorMap &b_rows = PAIR == 2   ? (CONSUMERS == 1 ? p->b_rows32 : CONSUMERS == 3 ? p->b_rows96 : p->b_rows64)
-                                : CONSUMERS == 1 ? p->b_rows64
-                                : CONSUMERS == 3 ? p->b_rows192
-                                                 : p->b_rows128;
+    constexpr int ROWS = ws_shape<WIDTH, STAGES, CONSUMERS, 0, ROW_GROUPS>::BM;
+    const CUtensorMap &b_rows = PAIR == 2   ? (ROWS == 64 ? p->b_rows32 : ROWS == 192 ? p->b_rows96 : p->b_rows64)
+                                : ROWS == 64  ? p->b_rows64
+                                : ROWS == 192 ? p->b_rows192
+                                              : p->b_rows128;
     constexpr int BLOCKS = CLUSTER * PAIR;
     int slots = BLOCKS == 8   ? p->cluster8_blocks
                 : BLOCKS == 4 ? p->cluster4_blocks
@@ -671,34 +686,35 @@ static void launch_swap_ab(const hgemm_problem *p, cudaStream_t stream)
     /* a tile's slices in one cluster, summed there (hgemm_swap_ab_sums_in_cluster) */
     if constexpr (BLOCKS == 1)
         if (p->swap_ab_sum_in_cluster) {
-            launch_warp_specialized<WIDTH, STAGES, true, 1, true, CONSUMERS, 0, 1, true>(
-                b_rows, p->a_rows_swap, p->c, nullptr, p->n, p->m, p->k, splits, 0, slots, stream);
+            if constexpr (ROW_GROUPS == 1)
+                launch_warp_specialized<WIDTH, STAGES, true, 1, true, CONSUMERS, 0, 1, true>(
+                    b_rows, p->a_rows_swap, p->c, nullptr, p->n, p->m, p->k, splits, 0, slots, stream);
             return;
         }
-    launch_warp_specialized<WIDTH, STAGES, true, CLUSTER, true, CONSUMERS, 0, PAIR>(
+    launch_warp_specialized<WIDTH, STAGES, true, CLUSTER, true, CONSUMERS, 0, PAIR, false, ROW_GROUPS>(
         b_rows, p->a_rows_swap, p->c, p->partials, p->n, p->m, p->k, splits, whole, slots, stream);
     /* the sliced units' columns of C: all, or those past the whole ones */
-    if (splits > 1) split_k_reduce(p, splits, whole * 64 * CONSUMERS, stream);
+    if (splits > 1) split_k_reduce(p, splits, whole * ROWS, stream);
 }
 
 /* A tile in the form its shape names (hgemm_swap_ab_form), among those
  * HGEMM_SWAP_AB_FORMS gives it a kernel for; the rung checked the shape
  * (hgemm_swap_ab_launchable) before it came here. */
-template <int WIDTH, int STAGES, int CONSUMERS>
+template <int WIDTH, int STAGES, int CONSUMERS, int ROW_GROUPS = 1>
 static void launch_swap_ab(const hgemm_problem *p, cudaStream_t stream)
 {
-    constexpr int FORMS = HGEMM_SWAP_AB_FORMS(64 * CONSUMERS, WIDTH);
+    constexpr int FORMS = HGEMM_SWAP_AB_FORMS((ws_shape<WIDTH, STAGES, CONSUMERS, 0, ROW_GROUPS>::BM), WIDTH);
     int form = hgemm_swap_ab_form(p->swap_ab_cluster, p->swap_ab_pair);
     if constexpr ((FORMS & HGEMM_SWAP_ONES) != 0)
-        if (form == HGEMM_SWAP_ONES) launch_swap_ab<WIDTH, STAGES, CONSUMERS, 1>(p, stream);
+        if (form == HGEMM_SWAP_ONES) launch_swap_ab<WIDTH, STAGES, CONSUMERS, ROW_GROUPS, 1>(p, stream);
     if constexpr ((FORMS & HGEMM_SWAP_TWOS) != 0)
-        if (form == HGEMM_SWAP_TWOS) launch_swap_ab<WIDTH, STAGES, CONSUMERS, 2>(p, stream);
+        if (form == HGEMM_SWAP_TWOS) launch_swap_ab<WIDTH, STAGES, CONSUMERS, ROW_GROUPS, 2>(p, stream);
     if constexpr ((FORMS & HGEMM_SWAP_FOURS) != 0)
-        if (form == HGEMM_SWAP_FOURS) launch_swap_ab<WIDTH, STAGES, CONSUMERS, 4>(p, stream);
+        if (form == HGEMM_SWAP_FOURS) launch_swap_ab<WIDTH, STAGES, CONSUMERS, ROW_GROUPS, 4>(p, stream);
     if constexpr ((FORMS & HGEMM_SWAP_EIGHTS) != 0)
-        if (form == HGEMM_SWAP_EIGHTS) launch_swap_ab<WIDTH, STAGES, CONSUMERS, 4, 2>(p, stream);
+        if (form == HGEMM_SWAP_EIGHTS) launch_swap_ab<WIDTH, STAGES, CONSUMERS, ROW_GROUPS, 4, 2>(p, stream);
     if constexpr ((FORMS & HGEMM_SWAP_PAIR) != 0)
-        if (form == HGEMM_SWAP_PAIR) launch_swap_ab<WIDTH, STAGES, CONSUMERS, 1, 2>(p, stream);
+        if (form == HGEMM_SWAP_PAIR) launch_swap_ab<WIDTH, STAGES, CONSUMERS, ROW_GROUPS, 1, 2>(p, stream);
 }
 
 /* Blocks of swap_ab's clusters of eight that can be resident at once. */
@@ -717,6 +733,10 @@ extern "C" int hgemm_swap_ab_pair_blocks(const hgemm_problem *p)
  * names, each with its deepest ring; none where no form has a kernel. */
 template <int WIDTH>
 struct swap_ab_tile {
+    /* 192-row tiles past 192 wide: two consumers, each all 192 rows by half
+     * the width (hgemm_swap_ab_tall_rows) */
+    static constexpr bool TALL_SPLIT = WIDTH > HGEMM_SWAP_TALL_ROWS_MAX_M;
+    static constexpr int TALL_CONSUMERS = TALL_SPLIT ? 2 : 3, TALL_ROW_GROUPS = TALL_SPLIT ? 3 : 1;
     static void launch(const hgemm_problem *p, cudaStream_t stream)
     {
         if constexpr (HGEMM_SWAP_AB_FORMS(64, WIDTH) != 0)
@@ -724,19 +744,22 @@ struct swap_ab_tile {
         if constexpr (HGEMM_SWAP_AB_FORMS(128, WIDTH) != 0)
             if (p->swap_ab_rows == 128) launch_swap_ab<WIDTH, HGEMM_RING_STAGES(2, WIDTH), 2>(p, stream);
         if constexpr (HGEMM_SWAP_AB_FORMS(192, WIDTH) != 0)
-            if (p->swap_ab_rows == 192) launch_swap_ab<WIDTH, HGEMM_RING_STAGES(3, WIDTH), 3>(p, stream);
+            if (p->swap_ab_rows == 192)
+                launch_swap_ab<WIDTH, HGEMM_RING_STAGES(3, WIDTH), TALL_CONSUMERS, TALL_ROW_GROUPS>(p, stream);
     }
     static constexpr size_t SHARED_BYTES = std::max(
         {HGEMM_SWAP_AB_FORMS(64, WIDTH) ? ws_shape<WIDTH, HGEMM_RING_STAGES(1, WIDTH), 1>::SHARED_BYTES : 0,
          HGEMM_SWAP_AB_FORMS(128, WIDTH) ? ws_shape<WIDTH, HGEMM_RING_STAGES(2, WIDTH), 2>::SHARED_BYTES : 0,
-         HGEMM_SWAP_AB_FORMS(192, WIDTH) ? ws_shape<WIDTH, HGEMM_RING_STAGES(3, WIDTH), 3>::SHARED_BYTES : 0});
+         HGEMM_SWAP_AB_FORMS(192, WIDTH)
+             ? ws_shape<WIDTH, HGEMM_RING_STAGES(3, WIDTH), TALL_CONSUMERS, 0, TALL_ROW_GROUPS>::SHARED_BYTES
+             : 0});
 };
 
 /* swap_ab's widths: 64, wgmma's steps of 8 from 72 to 128 (64-row tiles
  * as wide as their rows of A, and 128-row ones as wide as half of them,
  * alone, as a pair or in eights), 192 and 224 (64-row tiles across A's
  * rows), steps of 16 from 144 to 256 (128-row tiles across all of A's
- * rows; 192-row ones to 192). */
+ * rows; 192-row ones to 208). */
 typedef tile_widths<swap_ab_tile, 64, 72, 80, 88, 96, 104, 112, 120, 128, 144, 160, 176, 192, 208, 224, 240, 256>
     swap_ab_widths;
 

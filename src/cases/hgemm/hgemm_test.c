@@ -467,7 +467,15 @@ static void test_swap_ab_across(void)
     SHAPE_H100(129, 20000, 4096, 192, 144, 1, 1, 1); /* 157 tiles of 128 rows: 105 of 192, 144 wide */
     SHAPE_H100(240, 20000, 4096, 128, 240, 5, 1, 1); /* A's rows past 192: 128 rows, the last 25 in 5 slices */
     SHAPE_H100(192, 20000, 4096, 192, 192, 1, 1, 1);
-    SHAPE_H100(193, 20000, 4096, 128, 208, 5, 1, 1);
+    /* 193 to 208 rows: 192-row tiles 208 wide, their two consumers splitting the columns, where the 128-row
+     * tiles' last wave would go in 4 slices or fewer */
+    SHAPE_H100(199, 23000, 4096, 192, 208, 1, 1, 1); /* 180 tiles of 128 rows, the last 48 in 2: 120 of 192 */
+    SHAPE_H100(208, 21000, 4096, 192, 208, 1, 1, 1); /* the last 33 in 4 */
+    SHAPE_H100(193, 20000, 4096, 128, 208, 5, 1, 1); /* the last 25 in 5: the 128-row tiles stay */
+    SHAPE_H100(200, 18000, 4096, 128, 208, 14, 1, 1); /* the last 9 in 14 */
+    SHAPE_H100(208, 16896, 4096, 128, 208, 1, 1, 1); /* 132 of 128 rows: one wave */
+    SHAPE_H100(200, 21000, 520, 192, 208, 1, 1, 1);  /* 9 k-tiles: the last 33 in 2 at most */
+    SHAPE_H100(209, 20000, 4096, 128, 224, 5, 1, 1); /* past 208 rows: 128 rows, the last wave in slices */
     SHAPE_H100(200, 26000, 4096, 128, 208, 1, 1, 1); /* 136 tiles of 192 rows: past a wave too */
     SHAPE_H100(256, 11008, 4096, 192, 128, 1, 1, 1); /* 192-row tiles 128 wide: alone */
     SHAPE_H100(256, 8192, 8192, 128, 128, 1, 1, 1); /* 128-row tiles 128 wide: alone */
@@ -494,10 +502,10 @@ static void test_swap_ab_across(void)
     EXPECT(hgemm_swap_ab_tail_splits(200, 20480, 4096, 132, 128, 208, 1, 4, 1) == 1); /* in fours */
     EXPECT(hgemm_swap_ab_tail_splits(200, 20480, 4096, 132, 128, 208, 2, 1, 1) == 1); /* already in slices */
     {
-        hgemm_swap_ab_shape tail = hgemm_swap_ab_shape_for(200, 20480, 4096, hgemm_ld(4096), 132,
+        hgemm_swap_ab_shape tail = hgemm_swap_ab_shape_for(200, 34000, 4096, hgemm_ld(4096), 132,
                                                            hgemm_stream_bytes(4800.0), 132, 120, 120, 4800.0 / 1.98);
-        EXPECTF(tail.rows == 128 && tail.width == 208 && tail.splits == 4 && tail.whole == 132,
-                "200x20480x4096: %d rows, %d wide, %d slices past %d whole", tail.rows, tail.width, tail.splits,
+        EXPECTF(tail.rows == 128 && tail.width == 208 && tail.splits == 16 && tail.whole == 264,
+                "200x34000x4096: %d rows, %d wide, %d slices past %d whole", tail.rows, tail.width, tail.splits,
                 tail.whole);
         hgemm_swap_ab_shape plain = hgemm_swap_ab_shape_for(200, 11008, 4096, hgemm_ld(4096), 132,
                                                             hgemm_stream_bytes(4800.0), 132, 120, 120, 4800.0 / 1.98);

@@ -370,15 +370,28 @@ __host__ __device__ constexpr int ws_group_units(bool transposed_c, int cluster,
 }
 
 /* A block tile of 64 x CONSUMERS rows by BN, a consumer warpgroup each 64
- * rows, beside the producer's warpgroup; each consumer takes the registers
+ * rows, beside the producer's warpgroup; or with ROW_GROUPS > 1, 64 x
+ * ROW_GROUPS rows by BN, each consumer all the rows (a wgmma each 64) by
+ * BN / CONSUMERS columns, where three consumers of 64 rows would not hold
+ * their accumulators (swap_ab's 192-row tiles 208 wide:
+ * hgemm_swap_ab_tall_rows). Each consumer takes the registers
  * the producer gives back (232 of two, 152 of three: 64K a block). Beside
  * one consumer the producer keeps 64: with 40 it held two of its unit
  * counts in local memory in clusters of eight (hgemm_sass_test); and
  * without setmaxnreg at all those kernels ran up to 15% slower (H200:
  * swap_ab 17.0 against 14.4 us at 16 x 4096 x 4096). */
-template <int BN, int STAGES, int CONSUMERS = 2, int STORE_BUFFERS = 0>
+template <int BN, int STAGES, int CONSUMERS = 2, int STORE_BUFFERS = 0, int ROW_GROUPS = 1>
 struct ws_shape {
-    static constexpr int BM = 64 * CONSUMERS, THREADS = 128 * (1 + CONSUMERS);
+    static_assert(ROW_GROUPS == 1 || BN % (8 * CONSUMERS) == 0, "each consumer's columns a wgmma width");
+    static constexpr int BM = 64 * (ROW_GROUPS > 1 ? ROW_GROUPS : CONSUMERS), THREADS = 128 * (1 + CONSUMERS);
+    /* A consumer's share of the tile starts at row consumer_row0 and column
+     * consumer_col0, and is CONSUMER_COLS wide. */
+    static constexpr int CONSUMER_COLS = ROW_GROUPS > 1 ? BN / CONSUMERS : BN;
+    static __device__ __forceinline__ int consumer_row0(int consumer) { return ROW_GROUPS > 1 ? 0 : 64 * consumer; }
+    static __device__ __forceinline__ int consumer_col0(int consumer)
+    {
+        return ROW_GROUPS > 1 ? CONSUMER_COLS * consumer : 0;
+    }
     static constexpr int PRODUCER_REGISTERS = CONSUMERS == 1 ? 64 : WS_PRODUCER_REGISTERS;
     static constexpr int CONSUMER_REGISTERS = CONSUMERS == 3 ? 152 : 232;
     static constexpr int A_BYTES = BM * HGEMM_ROW_BYTES, STAGE_BYTES = (BM + BN) * HGEMM_ROW_BYTES;
@@ -418,7 +431,7 @@ __host__ __device__ __forceinline__ int ws_tile_cols(int n)
 }
 
 template <int BN, int STAGES, bool PERSISTENT, int CLUSTER, bool TRANSPOSED_C = false, int CONSUMERS = 2,
-          int STORE_BUFFERS = 0, int PAIR = 1, bool SUM_IN_CLUSTER = false>
+          int STORE_BUFFERS = 0, int PAIR = 1, bool SUM_IN_CLUSTER = false, int ROW_GROUPS = 1>
 __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
     warp_specialized_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
                             const __grid_constant__ CUtensorMap c_map, float *__restrict__ c,
@@ -428,7 +441,8 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
     constexpr int BLOCKS = CLUSTER * PAIR;
     constexpr bool TMA_STORE = STORE_BUFFERS > 0;
     static_assert(!TMA_STORE || !TRANSPOSED_C, "TMA stores write C's tiles as they are");
-    typedef ws_shape<BN, STAGES, CONSUMERS, STORE_BUFFERS> S;
+    typedef ws_shape<BN, STAGES, CONSUMERS, STORE_BUFFERS, ROW_GROUPS> S;
+    static_assert(ROW_GROUPS == 1 || (!TMA_STORE && !SUM_IN_CLUSTER), "consumers split by columns store from registers");
     static_assert(!SUM_IN_CLUSTER || (BLOCKS == 1 && PERSISTENT && !TMA_STORE &&
                                       STAGES * S::STAGE_BYTES >= CONSUMERS * BN * 256),
                   "a cluster of slices: one tile's, its products in the ring");
@@ -568,10 +582,12 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
         /* one consumer: its index a constant, so that its descriptors stay
          * in the uniform registers wgmma reads them from */
         int consumer = CONSUMERS == 1 ? 0 : warpgroup - 1, lane = threadIdx.x % 32;
-        /* the descriptors of stage 0's operands: this consumer's 64 rows of
-         * A, and B */
-        uint64_t a_rows = wgmma_descriptor_sw128(ring + consumer * 64 * HGEMM_ROW_BYTES),
-                 b_rows = wgmma_descriptor_sw128(ring + S::A_BYTES);
+        /* the descriptors of stage 0's operands: this consumer's first 64
+         * rows of A, and its rows of B */
+        constexpr int COLS = S::CONSUMER_COLS;
+        int row0 = S::consumer_row0(consumer), col0 = S::consumer_col0(consumer);
+        uint64_t a_rows = wgmma_descriptor_sw128(ring + row0 * HGEMM_ROW_BYTES),
+                 b_rows = wgmma_descriptor_sw128(ring + S::A_BYTES + col0 * HGEMM_ROW_BYTES);
         /* Done with a stage: every block that writes into it must hear so
          * before it does again, once from each consumer warpgroup: its
          * multiply is one operation, done for all four warps once one sees
@@ -622,16 +638,20 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
              * left, and the block's last arrival on the cluster's barrier
              * can be relaxed, before its stores (below). */
             bool last = item + step >= items, untold = BLOCKS > 1 && last && t_end - t_begin >= STAGES;
-            float acc[BN / 2];
+            float acc[ROW_GROUPS][COLS / 2];
 #pragma unroll
-            for (int i = 0; i < BN / 2; ++i) acc[i] = 0.0f;
+            for (int g = 0; g < ROW_GROUPS; ++g)
+#pragma unroll
+                for (int i = 0; i < COLS / 2; ++i) acc[g][i] = 0.0f;
             int previous = -1;
             for (int t = t_begin; t < t_end; ++t) {
                 mbarrier_wait(&full[s], phase);
                 uint32_t stage = (uint32_t)s * S::STAGE_BYTES;
                 wgmma_fence();
-                wgmma_k_tile<BN>(acc, wgmma_descriptor_advance(a_rows, stage),
-                                 wgmma_descriptor_advance(b_rows, stage));
+#pragma unroll
+                for (int g = 0; g < ROW_GROUPS; ++g)
+                    wgmma_k_tile<COLS>(acc[g], wgmma_descriptor_advance(a_rows, stage + g * 64 * HGEMM_ROW_BYTES),
+                                       wgmma_descriptor_advance(b_rows, stage));
                 wgmma_commit();
                 /* The previous k-tile's multiply is done: its stage is
                  * free. Tried in swap_ab, not kept (H200, one call, two
@@ -675,17 +695,20 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
                     arrived = true;
                 }
             /* C^T's columns past the tile's are the next tile's */
-            int col0 = tile_n * tile_cols, store_n = TRANSPOSED_C ? min(n, col0 + tile_cols) : n;
+            int tile_col0 = tile_n * tile_cols, store_n = TRANSPOSED_C ? min(n, tile_col0 + tile_cols) : n;
+            int c_row0 = tile_m * S::BM + row0, c_col0 = tile_col0 + col0;
             if constexpr (SUM_IN_CLUSTER)
-                wgmma_sum_slices_in_cluster<BN, TRANSPOSED_C, CONSUMERS>(
-                    ring, consumer, work.slices, c, m, store_n, tile_m * S::BM + 64 * consumer, col0, acc);
+                wgmma_sum_slices_in_cluster<BN, TRANSPOSED_C, CONSUMERS>(ring, consumer, work.slices, c, m, store_n,
+                                                                         c_row0, c_col0, acc[0]);
             else if constexpr (TMA_STORE)
                 wgmma_store_through_tma<BN, STORE_BUFFERS>(
                     c_map, ring + STAGES * S::STAGE_BYTES + consumer * STORE_BUFFERS * WS_STORE_BUFFER_BYTES,
-                    1 + consumer, tile_m * S::BM + 64 * consumer, col0, acc, sent);
+                    1 + consumer, c_row0, c_col0, acc[0], sent);
             else
-                wgmma_store<BN, TRANSPOSED_C>(work.slices == 1 ? c : partials + (size_t)work.split * m * n, m,
-                                              store_n, tile_m * S::BM + 64 * consumer, col0, acc);
+#pragma unroll
+                for (int g = 0; g < ROW_GROUPS; ++g)
+                    wgmma_store<COLS, TRANSPOSED_C>(work.slices == 1 ? c : partials + (size_t)work.split * m * n, m,
+                                                    store_n, c_row0 + 64 * g, c_col0, acc[g]);
         }
         if constexpr (BLOCKS > 1)
             if (!arrived) cluster_arrive();
@@ -721,13 +744,13 @@ static inline int multiprocessors()
  * each item. Persistent: `blocks` resident blocks at most, in clusters of
  * CLUSTER x PAIR. */
 template <int BN, int STAGES, bool PERSISTENT, int CLUSTER = 1, bool TRANSPOSED_C = false, int CONSUMERS = 2,
-          int STORE_BUFFERS = 0, int PAIR = 1, bool SUM_IN_CLUSTER = false>
+          int STORE_BUFFERS = 0, int PAIR = 1, bool SUM_IN_CLUSTER = false, int ROW_GROUPS = 1>
 static cudaLaunchConfig_t warp_specialized_config(int m, int n, int splits, int whole, int blocks,
                                                   cudaLaunchAttribute *cluster, cudaStream_t stream)
 {
-    typedef ws_shape<BN, STAGES, CONSUMERS, STORE_BUFFERS> S;
+    typedef ws_shape<BN, STAGES, CONSUMERS, STORE_BUFFERS, ROW_GROUPS> S;
     allow_shared_bytes<warp_specialized_kernel<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C, CONSUMERS,
-                                               STORE_BUFFERS, PAIR, SUM_IN_CLUSTER>>(S::SHARED_BYTES);
+                                               STORE_BUFFERS, PAIR, SUM_IN_CLUSTER, ROW_GROUPS>>(S::SHARED_BYTES);
     int tiles_m = hgemm_ceil_div(m, S::BM);
     int tiles_n = hgemm_ceil_div(n, ws_tile_cols<BN, TRANSPOSED_C>(n));
     long long units = (long long)hgemm_ceil_div(tiles_m, CLUSTER) * hgemm_ceil_div(tiles_n, PAIR);
@@ -745,17 +768,17 @@ static cudaLaunchConfig_t warp_specialized_config(int m, int n, int splits, int 
  * of B^T and A^T, m and n exchanged. STORE_BUFFERS > 0: C written through
  * c_map (which only that kernel reads; the others are given A's). */
 template <int BN, int STAGES, bool PERSISTENT, int CLUSTER = 1, bool TRANSPOSED_C = false, int CONSUMERS = 2,
-          int STORE_BUFFERS = 0, int PAIR = 1, bool SUM_IN_CLUSTER = false>
+          int STORE_BUFFERS = 0, int PAIR = 1, bool SUM_IN_CLUSTER = false, int ROW_GROUPS = 1>
 static void launch_warp_specialized(const CUtensorMap &a_map, const CUtensorMap &b_map, float *c, float *partials,
                                     int m, int n, int k, int splits, int whole, int blocks, cudaStream_t stream,
                                     const CUtensorMap *c_map = nullptr)
 {
     cudaLaunchAttribute cluster;
-    cudaLaunchConfig_t config = warp_specialized_config<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C, CONSUMERS,
-                                                        STORE_BUFFERS, PAIR, SUM_IN_CLUSTER>(m, n, splits, whole,
-                                                                                             blocks, &cluster, stream);
+    cudaLaunchConfig_t config =
+        warp_specialized_config<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C, CONSUMERS, STORE_BUFFERS, PAIR,
+                                SUM_IN_CLUSTER, ROW_GROUPS>(m, n, splits, whole, blocks, &cluster, stream);
     constexpr auto kernel = warp_specialized_kernel<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C, CONSUMERS,
-                                                    STORE_BUFFERS, PAIR, SUM_IN_CLUSTER>;
+                                                    STORE_BUFFERS, PAIR, SUM_IN_CLUSTER, ROW_GROUPS>;
     CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a_map, b_map, STORE_BUFFERS ? *c_map : a_map, c, partials, m, n, k,
                                   splits, whole));
 }
