@@ -897,6 +897,38 @@ static inline int hgemm_swap_ab_tall_rows(int m, int n, int k, int sms, int rows
                : rows;
 }
 
+/* Past a wave of 128-row tiles (N > 16896 on 132 SMs), where A's rows
+ * take one 64-row tile (65 to 128 of them) and rows are off the 128-byte
+ * grid: 64-row tiles in clusters of four that share A's tile, whole in K,
+ * at the width the 128-row tiles had (96 or 128), in place of 128-row
+ * tiles alone with their last wave in slices of K. hgemm_swap_ab_cluster
+ * weighs one round of copies against DRAM's and keeps fours to one wave;
+ * here an SM makes several rounds, each sending its A rows again, and the
+ * fours send a quarter of them. H200, ratio to cuBLAS, 2026-11-29. First
+ * forced in a scratch build, one call, one round, against the rules before
+ * (and 128-row tiles 128 wide in fours; 192-row tiles with the last wave in
+ * slices):
+ *   120 x 36000 x 3000   0.881 against 0.751 (0.828; 0.789)
+ *   87 x 36792 x 2040    0.998 against 0.805 (0.893; 0.868)
+ *   100 x 34000 x 3000   0.886 against 0.812 (0.828; 0.821)
+ *   77 x 30000 x 3000    0.992 against 0.887 (0.987; 0.897)
+ *   96 x 36000 x 6000    1.022 against 0.993 (0.914; 0.969)
+ *   128 x 33000 x 2500   61.5 against 67.8 us (67.4; 68.0; cuBLAS slow)
+ * Then the rule built, a second call, one round, against it switched off:
+ * 0.873 against 0.736 at 120 x 36000 x 3000, 0.973 against 0.785 at 87 x
+ * 36792 x 2040, 0.857 against 0.789 at 100 x 34000 x 3000, 0.981 against
+ * 0.853 at 77 x 30000 x 3000, 0.997 against 0.970 at 96 x 36000 x 6000,
+ * 0.806 against 0.757 at 110 x 17000 x 3000, 0.972 against 0.848 at 77 x
+ * 20000 x 3000, 0.816 against 0.710 at 120 x 18000 x 3000, 0.955 against
+ * 0.896 at 70 x 30000 x 5000, 47.5 against 51.2 us at 100 x 24000 x 2500
+ * (cuBLAS slow). */
+static inline int hgemm_swap_ab_fours_past_a_wave(int m, int n, int ld, int sms, int rows, int width, int cluster,
+                                                  int pair, int slots4)
+{
+    return m > 64 && m <= 128 && rows == 128 && cluster == 1 && pair == 1 && (n + 127) / 128 > sms &&
+           hgemm_box_row_requests(ld) > 1 && slots4 >= 4 && (width == 96 || width == 128);
+}
+
 /* Slices of K summed in a cluster, where every tile is cut (no units
  * whole), tiles alone, in 2 or 4 slices, and the clusters of all tiles'
  * slices are resident at once (`slots2` and `slots4` blocks in clusters of
@@ -1215,7 +1247,9 @@ typedef struct hgemm_swap_ab_shape {
  * last, 64-row tiles as wide as their rows of A past 64
  * (hgemm_swap_ab_short_width) and 128-row tiles across all of them, 192
  * rows past a wave (hgemm_swap_ab_tall_rows), as wide as those
- * (hgemm_swap_ab_tall_width), the last wave's tiles cut into slices of K
+ * (hgemm_swap_ab_tall_width); past a wave, 64-row tiles in fours where A's
+ * rows take one and rows are off the grid
+ * (hgemm_swap_ab_fours_past_a_wave); the last wave's tiles cut into slices of K
  * (hgemm_swap_ab_tail_splits), or all tiles where two across A's rows
  * leave SMs idle (hgemm_swap_ab_tall_slices); and the slices' sum in
  * clusters where those fit (hgemm_swap_ab_sums_in_cluster).
@@ -1248,6 +1282,8 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
     s.width = hgemm_swap_ab_short_width(s.width, s.rows, hgemm_swap_ab_tile_cols(m, s.width), s.splits, s.cluster);
     s.rows = hgemm_swap_ab_tall_rows(m, n, k, sms, s.rows, s.width);
     s.width = hgemm_swap_ab_tall_width(s.width, s.rows, hgemm_swap_ab_tile_cols(m, s.width));
+    if (hgemm_swap_ab_fours_past_a_wave(m, n, ld, sms, s.rows, s.width, s.cluster, s.pair, slots4))
+        s.rows = 64, s.cluster = 4, s.splits = 1;
     int tail_splits = hgemm_swap_ab_tail_splits(m, n, k, sms, s.rows, s.width, s.splits, s.cluster, s.pair);
     if (tail_splits > 1) s.whole = (n + s.rows - 1) / s.rows / sms * sms, s.splits = tail_splits;
     int tall_slices = narrow ? 1

@@ -147,6 +147,10 @@ int main(int argc, char **argv)
                             * across, in 3 slices of 16-17 k-tiles (where DRAM is
                             * fast enough for it: the H200's, not the H100's) */
                            "23x1901x1152", "250x4700x3136",
+                           /* past a wave of 128-row tiles, rows off the grid: 64-row
+                            * tiles in fours, 96 wide (the last cluster two blocks
+                            * past N) and 128 wide (three) */
+                           "87x17001x136", "121x20011x520",
                            /* split_k's and swap_ab's 132 slices of one tile: each
                             * thread of the sum by eight groups adds 16 or 17: the
                             * loop unrolled by 16 and its rest */

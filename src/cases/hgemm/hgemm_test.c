@@ -475,6 +475,14 @@ static void test_swap_ab_across(void)
     SHAPE_H100(200, 18000, 4096, 128, 208, 14, 1, 1); /* the last 9 in 14 */
     SHAPE_H100(208, 16896, 4096, 128, 208, 1, 1, 1); /* 132 of 128 rows: one wave */
     SHAPE_H100(200, 21000, 520, 192, 208, 1, 1, 1);  /* 9 k-tiles: the last 33 in 2 at most */
+    /* past a wave of 128-row tiles, 65 to 128 of A's rows, rows off the grid: 64-row tiles in fours, whole */
+    SHAPE_H100(120, 36000, 3000, 64, 128, 1, 4, 1);
+    SHAPE_H100(87, 36792, 2040, 64, 96, 1, 4, 1);
+    SHAPE_H100(110, 17000, 3000, 64, 128, 1, 4, 1);  /* 133 tiles of 128 rows */
+    SHAPE_H100(110, 16896, 3000, 128, 128, 1, 1, 1); /* 132: one wave, the rules before */
+    SHAPE_H100(100, 34000, 2048, 128, 128, 8, 1, 1); /* on the grid: the last wave in slices */
+    SHAPE_H100(64, 40000, 3000, 128, 64, 2, 1, 1);   /* 64 rows of A: as before */
+    SHAPE_H100(130, 36000, 3000, 128, 144, 7, 1, 1); /* 130: as before */
     SHAPE_H100(209, 20000, 4096, 128, 224, 5, 1, 1); /* past 208 rows: 128 rows, the last wave in slices */
     SHAPE_H100(200, 26000, 4096, 128, 208, 1, 1, 1); /* 136 tiles of 192 rows: past a wave too */
     SHAPE_H100(256, 11008, 4096, 192, 128, 1, 1, 1); /* 192-row tiles 128 wide: alone */
