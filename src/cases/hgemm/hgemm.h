@@ -1331,11 +1331,14 @@ static inline HGEMM_HOST_DEVICE int hgemm_swap_ab_form(int cluster, int pair)
 }
 
 /* Whether swap_ab has a kernel for a shape: the rung checks this before it
- * launches. */
+ * launches. The 192-row tiles whose consumers split the columns store from
+ * registers only: their slices never add up in a cluster. */
 static inline int hgemm_swap_ab_launchable(hgemm_swap_ab_shape s)
 {
     int rows_known = s.rows == 64 || s.rows == 128 || s.rows == 192;
-    return rows_known && (HGEMM_SWAP_AB_FORMS(s.rows, s.width) & hgemm_swap_ab_form(s.cluster, s.pair)) != 0;
+    int split_columns = s.rows == 192 && s.width > HGEMM_SWAP_TALL_ROWS_MAX_M;
+    return rows_known && (HGEMM_SWAP_AB_FORMS(s.rows, s.width) & hgemm_swap_ab_form(s.cluster, s.pair)) != 0 &&
+           !(split_columns && s.sum_in_cluster);
 }
 
 /* narrow_tiles' tile width on `sms` SMs: of 80, 96, ..., 320, the one whose

@@ -689,12 +689,12 @@ static void launch_swap_ab(const hgemm_problem *p, cudaStream_t stream)
                 : BLOCKS == 2 ? p->cluster_blocks
                               : multiprocessors();
     int whole = p->swap_ab_whole;
-    /* a tile's slices in one cluster, summed there (hgemm_swap_ab_sums_in_cluster) */
-    if constexpr (BLOCKS == 1)
+    /* a tile's slices in one cluster, summed there (hgemm_swap_ab_sums_in_cluster;
+     * never with the consumers split by columns: hgemm_swap_ab_launchable) */
+    if constexpr (BLOCKS == 1 && ROW_GROUPS == 1)
         if (p->swap_ab_sum_in_cluster) {
-            if constexpr (ROW_GROUPS == 1)
-                launch_warp_specialized<WIDTH, STAGES, true, 1, true, CONSUMERS, 0, 1, true>(
-                    b_rows, p->a_rows_swap, p->c, nullptr, p->n, p->m, p->k, splits, 0, slots, stream);
+            launch_warp_specialized<WIDTH, STAGES, true, 1, true, CONSUMERS, 0, 1, true>(
+                b_rows, p->a_rows_swap, p->c, nullptr, p->n, p->m, p->k, splits, 0, slots, stream);
             return;
         }
     launch_warp_specialized<WIDTH, STAGES, true, CLUSTER, true, CONSUMERS, 0, PAIR, false, ROW_GROUPS>(

@@ -614,6 +614,12 @@ static void test_swap_ab_launchable(void)
     EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){64, 192, 1, 1, 1})); /* across A's rows: in clusters */
     EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){192, 64, 1, 1, 1}));
     EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){128, 128, 1, 2, 1}));
+    /* 192-row tiles 208 wide, two consumers splitting the columns: alone, never summed in a cluster */
+    EXPECT(hgemm_swap_ab_launchable((hgemm_swap_ab_shape){192, 208, 1, 1, 1}));
+    EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){192, 208, 1, 4, 1}));
+    EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){192, 224, 1, 1, 1}));
+    EXPECT(!hgemm_swap_ab_launchable((hgemm_swap_ab_shape){192, 208, 2, 1, 1, 0, 1}));
+    EXPECT(hgemm_swap_ab_launchable((hgemm_swap_ab_shape){192, 192, 2, 1, 1, 0, 1}));
     static const struct {
         int sms, slots2, slots4, slots8;
         double dram_gbps;
