@@ -2,9 +2,9 @@
  * share (hgemm_sm90a_kernels.cu: rungs 5-10, the square tiles;
  * hgemm_skinny_sm90a_kernels.cu, rungs 11-12, and
  * hgemm_narrow_sm90a_kernels.cu, rung 13: the shapes whose tiles leave SMs
- * idle), with its launch; its building blocks are in hgemm_wgmma_blocks.cuh.
- * sm_90a only: included by
- * those three files, built in their object library. */
+ * idle), with its launch; its wgmma building blocks are in
+ * hgemm_wgmma_blocks.cuh. sm_90a only: included by those three files,
+ * built in their object library. */
 #ifndef LADDER_HGEMM_WARP_SPECIALIZED_CUH
 #define LADDER_HGEMM_WARP_SPECIALIZED_CUH
 
