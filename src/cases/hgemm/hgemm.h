@@ -884,14 +884,18 @@ static inline int hgemm_swap_ab_tail_splits(int m, int n, int k, int sms, int ro
  * (cuBLAS took a slow path at 204 x 19500: 3.5 of it). cuBLAS's 192 x 144
  * tiles at 129 x 20000 x 4096 (Nsight Compute, H200), 105 of them where
  * 128 rows gave 157. */
-#define HGEMM_SWAP_TALL_ROWS_MAX_M 192
+/* The widest tile three consumer warpgroups of 64 rows hold (the 192-row
+ * tiles of swap_ab and narrow_tiles; ptxas's 128 registers, above), and
+ * the form past it: two consumers each all 192 rows by half the width. */
+#define HGEMM_THREE_CONSUMERS_MAX_WIDTH 192
+#define HGEMM_SWAP_SPLIT_COLUMNS(rows, width) ((rows) == 192 && (width) > HGEMM_THREE_CONSUMERS_MAX_WIDTH)
 #define HGEMM_SWAP_TALL_SPLIT_MAX_M 208
 #define HGEMM_SWAP_TALL_SPLIT_MAX_TAIL_SLICES 4
 static inline int hgemm_swap_ab_tall_rows(int m, int n, int k, int sms, int rows, int width)
 {
     int past_a_wave = (n + 127) / 128 > sms, one_wave = (n + 191) / 192 <= sms;
     if (rows != 128 || width != 256 || !past_a_wave || !one_wave || m > HGEMM_SWAP_TALL_SPLIT_MAX_M) return rows;
-    return m <= HGEMM_SWAP_TALL_ROWS_MAX_M ||
+    return m <= HGEMM_THREE_CONSUMERS_MAX_WIDTH ||
                    hgemm_swap_ab_tail_splits(m, n, k, sms, 128, width, 1, 1, 1) <= HGEMM_SWAP_TALL_SPLIT_MAX_TAIL_SLICES
                ? 192
                : rows;
@@ -1318,7 +1322,7 @@ static inline hgemm_swap_ab_shape hgemm_swap_ab_shape_for(int m, int n, int k, i
                         : HGEMM_SWAP_STEP_WIDTH(width, 16, 144, 256) ? HGEMM_SWAP_ONES | HGEMM_SWAP_FOURS             \
                                                                 : 0)                                                  \
      : (rows) == 192 ? ((width) == 96 || (width) == 128 ? HGEMM_SWAP_ONES | HGEMM_SWAP_EIGHTS                         \
-                        : HGEMM_SWAP_STEP_WIDTH(width, 16, 144, HGEMM_SWAP_TALL_ROWS_MAX_M) ? HGEMM_SWAP_ONES         \
+                        : HGEMM_SWAP_STEP_WIDTH(width, 16, 144, HGEMM_THREE_CONSUMERS_MAX_WIDTH) ? HGEMM_SWAP_ONES    \
                         : (width) == HGEMM_SWAP_TALL_SPLIT_MAX_M ? HGEMM_SWAP_ONES                                    \
                                                                 : 0)                                                  \
                      : 0)
@@ -1336,9 +1340,8 @@ static inline HGEMM_HOST_DEVICE int hgemm_swap_ab_form(int cluster, int pair)
 static inline int hgemm_swap_ab_launchable(hgemm_swap_ab_shape s)
 {
     int rows_known = s.rows == 64 || s.rows == 128 || s.rows == 192;
-    int split_columns = s.rows == 192 && s.width > HGEMM_SWAP_TALL_ROWS_MAX_M;
     return rows_known && (HGEMM_SWAP_AB_FORMS(s.rows, s.width) & hgemm_swap_ab_form(s.cluster, s.pair)) != 0 &&
-           !(split_columns && s.sum_in_cluster);
+           !(HGEMM_SWAP_SPLIT_COLUMNS(s.rows, s.width) && s.sum_in_cluster);
 }
 
 /* narrow_tiles' tile width on `sms` SMs: of 80, 96, ..., 320, the one whose
@@ -1402,15 +1405,13 @@ static inline int hgemm_narrow_width(int n, int sms)
 
 /* Where A's rows are 192 or fewer, narrow_tiles can instead cover them with
  * one tile row of 192 (three consumer warpgroups, no cluster), its tiles
- * the narrowest of 80, 96, ..., 192 (wider did not fit three consumers'
- * registers: hgemm_swap_ab_tall_rows) whose ceil(n / width) tiles run in
- * one wave; 0 where none does. */
+ * the narrowest of 80, 96, ..., HGEMM_THREE_CONSUMERS_MAX_WIDTH whose
+ * ceil(n / width) tiles run in one wave; 0 where none does. */
 #define HGEMM_NARROW_TALL_ROWS 192
-#define HGEMM_NARROW_TALL_MAX_WIDTH 192
 static inline int hgemm_narrow_tall_width(int m, int n, int sms)
 {
     if (m > HGEMM_NARROW_TALL_ROWS) return 0;
-    for (int width = HGEMM_NARROW_MIN_WIDTH; width <= HGEMM_NARROW_TALL_MAX_WIDTH; width += 16)
+    for (int width = HGEMM_NARROW_MIN_WIDTH; width <= HGEMM_THREE_CONSUMERS_MAX_WIDTH; width += 16)
         if ((n + width - 1) / width <= sms) return width;
     return 0;
 }

@@ -88,7 +88,7 @@
 template <int WIDTH>
 struct narrow_tile {
     static constexpr int STAGES = HGEMM_RING_STAGES(2, WIDTH), TALL_STAGES = HGEMM_RING_STAGES(3, WIDTH);
-    static constexpr bool TALL = WIDTH <= HGEMM_NARROW_TALL_MAX_WIDTH;
+    static constexpr bool TALL = WIDTH <= HGEMM_THREE_CONSUMERS_MAX_WIDTH;
     static void launch(const hgemm_problem *p, cudaStream_t stream)
     {
         if constexpr (TALL)

@@ -741,7 +741,7 @@ template <int WIDTH>
 struct swap_ab_tile {
     /* 192-row tiles past 192 wide: two consumers, each all 192 rows by half
      * the width (hgemm_swap_ab_tall_rows) */
-    static constexpr bool TALL_SPLIT = WIDTH > HGEMM_SWAP_TALL_ROWS_MAX_M;
+    static constexpr bool TALL_SPLIT = HGEMM_SWAP_SPLIT_COLUMNS(192, WIDTH);
     static constexpr int TALL_CONSUMERS = TALL_SPLIT ? 2 : 3, TALL_ROW_GROUPS = TALL_SPLIT ? 3 : 1;
     static void launch(const hgemm_problem *p, cudaStream_t stream)
     {

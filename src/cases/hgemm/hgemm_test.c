@@ -695,7 +695,7 @@ static void test_narrow_tiles(void)
                 for (int w = HGEMM_NARROW_MAX_WIDTH; w >= HGEMM_NARROW_MIN_WIDTH; w -= 16)
                     if (2LL * ((n + w - 1) / w) <= sms) fits = w;
                 int ok = width % 16 == 0 && width >= HGEMM_NARROW_MIN_WIDTH &&
-                         width <= (rows == 128 ? HGEMM_NARROW_MAX_WIDTH : HGEMM_NARROW_TALL_MAX_WIDTH) &&
+                         width <= (rows == 128 ? HGEMM_NARROW_MAX_WIDTH : HGEMM_THREE_CONSUMERS_MAX_WIDTH) &&
                          (rows == 128 || (rows == HGEMM_NARROW_TALL_ROWS && m <= HGEMM_NARROW_TALL_ROWS)) &&
                          (!fits || hgemm_narrow_width(n, sms) == fits);
                 if (!ok && failures++ < 5)
