@@ -114,8 +114,9 @@ static int encode_map(CUtensorMap *map, const uint16_t *matrix, int rows, int k,
 
 int hgemm_encode_tensor_maps(hgemm_problem *p, CUtensorMapL2promotion b_promotion, char *err, size_t err_len)
 {
-    int narrow_box = p->narrow_rows == 128 ? hgemm_cluster_share(p->narrow_width, 2) : p->narrow_width;
-    if (encode_map(&p->a_rows128, p->a, p->m, p->k, p->ld, 128, HGEMM_L2_PROMOTION, err, err_len) ||
+    int narrow_box = hgemm_narrow_box(p->m, p->narrow_rows, p->narrow_width);
+    if (encode_map(&p->a_rows64, p->a, p->m, p->k, p->ld, 64, HGEMM_L2_PROMOTION, err, err_len) ||
+        encode_map(&p->a_rows128, p->a, p->m, p->k, p->ld, 128, HGEMM_L2_PROMOTION, err, err_len) ||
         encode_map(&p->a_rows192, p->a, p->m, p->k, p->ld, 192, HGEMM_L2_PROMOTION, err, err_len) ||
         encode_map(&p->b_rows32, p->b, p->n, p->k, p->ld, 32, b_promotion, err, err_len) ||
         encode_map(&p->b_rows_narrow, p->b, p->n, p->k, p->ld, narrow_box, b_promotion, err, err_len) ||
@@ -206,10 +207,11 @@ static const ladder_variant hgemm_variants[] = {
                            "of A, 128-row ones two across as wide as half of them; past a wave, the last "
                            "wave's tiles in slices of K",
                 SM90A(hgemm_swap_ab), NEEDS_SM90A),
-    LADDER_RUNG("narrow_tiles", "M 129-256: unswapped, A's two tile rows in one cluster sharing B's tile, B's tiles "
-                                "80 to 320 wide, the narrowest whose tiles fit one wave (past one, the fewest columns "
-                                "an SM makes in all its rounds), to fill it where swap_ab's cannot; for M up to 192, "
-                                "one tile row of 192 where an SM then makes less of C",
+    LADDER_RUNG("narrow_tiles", "M 65-256: unswapped, B's tiles 80 to 320 wide, the narrowest whose tiles fit one "
+                                "wave (past one, the fewest columns an SM makes in all its rounds), to fill it where "
+                                "swap_ab's cannot; past 128 rows A's two tile rows in one cluster sharing B's tile, "
+                                "for M up to 192 one tile row of 192 where an SM then makes less of C; up to 128, "
+                                "one tile row, its tiles in pairs sharing A's",
                 SM90A(hgemm_narrow_tiles), NEEDS_SM90A),
     LADDER_RUNG("gemv_mma", "M or N <= 16 (decode): stream the large operand once with 16-byte loads, warps split K, "
                             "mma.sync", hgemm_gemv_mma, NEEDS_SM80),
@@ -355,7 +357,7 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
     p->swap_ab_cluster = p->swap_ab_pair = 1;
     p->swap_ab_whole = p->swap_ab_sum_in_cluster = 0;
     p->narrow_rows = hgemm_narrow_rows(p->m, p->n, s->sms);
-    p->narrow_width = p->narrow_rows == 128 ? hgemm_narrow_width(p->n, s->sms)
+    p->narrow_width = p->narrow_rows == 128 ? hgemm_narrow_width(p->m, p->n, s->sms)
                                             : hgemm_narrow_tall_width(p->m, p->n, s->sms);
     s->c_aligned_ld = (p->n + 3) / 4 * 4;
     /* The padded C and the partials (below, once swap_ab's slices are
@@ -466,8 +468,8 @@ static const char *unsupported(void *opaque, const ladder_variant *v)
     if ((v->impl == (ladder_impl)hgemm_persistent_multicast || v->impl == (ladder_impl)hgemm_narrow_tiles) &&
         p->cluster_blocks == 0)
         return "no cluster of two of its blocks fits on this device";
-    if (v->impl == (ladder_impl)hgemm_narrow_tiles && (p->m <= 128 || p->m > HGEMM_SWAP_AB_MAX_M))
-        return "M from 129 to 256 only: two tile rows of 128 in one cluster";
+    if (v->impl == (ladder_impl)hgemm_narrow_tiles && (p->m <= 64 || p->m > HGEMM_SWAP_AB_MAX_M))
+        return "M from 65 to 256 only: one or two tile rows of 128";
     if (v->impl == (ladder_impl)hgemm_swap_ab) {
         if (!hgemm_swap_ab_width(p->m))
             return "M above 256: A's rows do not fit wgmma's N side (the square-tile rungs' shapes)";

@@ -33,7 +33,8 @@ typedef struct hgemm_problem {
     const uint16_t *a, *b; /* BF16 bit patterns, device memory */
     float *c;
     int m, n, k, ld;
-    /* The TMA rungs' tensor maps (hgemm_encode_tensor_maps): A in boxes of 128
+    /* The TMA rungs' tensor maps (hgemm_encode_tensor_maps): A in boxes of 64
+     * (half of narrow_tiles' one tile row, for each block of a pair), 128
      * and 192 rows (narrow_tiles' tall tiles), B in boxes of 32 (half of
      * swap_ab's short tiles in pairs), 48, 56 and 64 (a quarter of
      * persistent_multicast's tiles in clusters of four; 64 also swap_ab's short
@@ -42,11 +43,10 @@ typedef struct hgemm_problem {
      * swizzle, zeros outside the matrix. For swap_ab, A in boxes of
      * hgemm_swap_ab_tile_cols rows, or in clusters of its hgemm_cluster_share,
      * encoded once its shape is chosen (unset past HGEMM_SWAP_AB_MAX_M, and
-     * without sm_90a kernels). For narrow_tiles, B in boxes of half its
-     * narrow_width, each block of a cluster of two bringing half the tile, or of
-     * all of it in tiles of 192 rows. */
-    CUtensorMap a_rows128, a_rows192, b_rows32, b_rows_narrow, b_rows48, b_rows56, b_rows64, b_rows96, b_rows112,
-        b_rows128, b_rows192, b_rows256, a_rows_swap;
+     * without sm_90a kernels). For narrow_tiles, B in boxes of
+     * hgemm_narrow_box rows. */
+    CUtensorMap a_rows64, a_rows128, a_rows192, b_rows32, b_rows_narrow, b_rows48, b_rows56, b_rows64, b_rows96,
+        b_rows112, b_rows128, b_rows192, b_rows256, a_rows_swap;
     /* C (FP32) in boxes of 32 columns (128 bytes, 128-byte swizzle) by 64
      * rows, for the epilogue of TMA stores; encoded (c_map_encoded) where
      * C's rows are a multiple of 16 bytes long (n % 4 == 0). */
@@ -1344,8 +1344,26 @@ static inline int hgemm_swap_ab_launchable(hgemm_swap_ab_shape s)
            !(HGEMM_SWAP_SPLIT_COLUMNS(s.rows, s.width) && s.sum_in_cluster);
 }
 
+/* narrow_tiles' tile rows of 128 across A's rows: one up to 128 of them,
+ * else two (a cluster that shares B's tile). */
+static inline int hgemm_narrow_tile_rows(int m)
+{
+    return m <= 128 ? 1 : 2;
+}
+
+/* A tensor map's box spans 256 elements of a dimension at most. */
+#define HGEMM_MAX_BOX_ROWS 256
+
+/* The rows of B that narrow_tiles' map brings a copy: half the tile where
+ * two tile rows share it in a cluster, or where it is wider than a box
+ * (the kernel then makes two copies); else all of it. */
+static inline int hgemm_narrow_box(int m, int rows, int width)
+{
+    return (rows == 128 && hgemm_narrow_tile_rows(m) == 2) || width > HGEMM_MAX_BOX_ROWS ? width / 2 : width;
+}
+
 /* narrow_tiles' tile width on `sms` SMs: of 80, 96, ..., 320, the one whose
- * tiles (two tile rows of 128, ceil(n / width) tile columns) give an SM the
+ * tiles (hgemm_narrow_tile_rows of 128, ceil(n / width) tile columns) give an SM the
  * fewest columns to make in all its rounds (rounds x width), each counted
  * hgemm_narrower_cost, the fewer rounds where two tie: where the tiles fit
  * one wave, the narrowest that does. A narrower tile pays only where it fills
@@ -1384,18 +1402,18 @@ static inline int hgemm_swap_ab_launchable(hgemm_swap_ab_shape s)
  * 0.910-0.919 at 232 x 33000 x 4096 (256). */
 #define HGEMM_NARROW_MIN_WIDTH 80
 #define HGEMM_NARROW_MAX_WIDTH 320
-static inline long long hgemm_narrow_rounds(int n, int width, int sms)
+static inline long long hgemm_narrow_rounds(int m, int n, int width, int sms)
 {
-    return (2LL * ((n + width - 1) / width) + sms - 1) / sms;
+    return ((long long)hgemm_narrow_tile_rows(m) * ((n + width - 1) / width) + sms - 1) / sms;
 }
 
-static inline int hgemm_narrow_width(int n, int sms)
+static inline int hgemm_narrow_width(int m, int n, int sms)
 {
     int best = HGEMM_NARROW_MIN_WIDTH;
     long long best_rounds = 0;
     double best_cost = 0;
     for (int width = HGEMM_NARROW_MIN_WIDTH; width <= HGEMM_NARROW_MAX_WIDTH; width += 16) {
-        long long rounds = hgemm_narrow_rounds(n, width, sms);
+        long long rounds = hgemm_narrow_rounds(m, n, width, sms);
         double cost = (double)rounds * width * hgemm_narrower_cost(width);
         if (!best_rounds || cost < best_cost || (cost == best_cost && rounds < best_rounds))
             best = width, best_cost = cost, best_rounds = rounds;
@@ -1403,7 +1421,7 @@ static inline int hgemm_narrow_width(int n, int sms)
     return best;
 }
 
-/* Where A's rows are 192 or fewer, narrow_tiles can instead cover them with
+/* Where A's rows are 129 to 192, narrow_tiles can instead cover them with
  * one tile row of 192 (three consumer warpgroups, no cluster), its tiles
  * the narrowest of 80, 96, ..., HGEMM_THREE_CONSUMERS_MAX_WIDTH whose
  * ceil(n / width) tiles run in one wave; 0 where none does. */
@@ -1416,7 +1434,8 @@ static inline int hgemm_narrow_tall_width(int m, int n, int sms)
     return 0;
 }
 
-/* narrow_tiles' tile rows: 192 where that tile row's tiles
+/* narrow_tiles' tile rows: 128 up to 128 of A's rows; past them, 192
+ * where that tile row's tiles
  * (hgemm_narrow_tall_width) give an SM fewer elements of C to make than
  * two tile rows of 128 at hgemm_narrow_width, in all their rounds; else
  * 128. At 192 x 19000 on 132 SMs: 132 tiles of 192 x 144 (27648
@@ -1424,8 +1443,9 @@ static inline int hgemm_narrow_tall_width(int m, int n, int sms)
  * 192 x 80 (15360) against 126 of 128 x 80 (10240). */
 static inline int hgemm_narrow_rows(int m, int n, int sms)
 {
-    int tall = hgemm_narrow_tall_width(m, n, sms), width = hgemm_narrow_width(n, sms);
-    long long two_rows = hgemm_narrow_rounds(n, width, sms) * 128 * width;
+    if (hgemm_narrow_tile_rows(m) == 1) return 128;
+    int tall = hgemm_narrow_tall_width(m, n, sms), width = hgemm_narrow_width(m, n, sms);
+    long long two_rows = hgemm_narrow_rounds(m, n, width, sms) * 128 * width;
     return tall && (long long)HGEMM_NARROW_TALL_ROWS * tall < two_rows ? HGEMM_NARROW_TALL_ROWS : 128;
 }
 

@@ -1,4 +1,4 @@
-/* HGEMM rung 13, narrow tiles of B (M from 129 to 256): the product
+/* HGEMM rung 13, narrow tiles of B (M from 65 to 256): the product
  * unswapped, B's tiles as narrow as fill the SMs, on the warp-specialized
  * kernel of hgemm_warp_specialized.cuh. sm_90a only, as
  * hgemm_sm90a_kernels.cu. */
@@ -84,7 +84,32 @@
  *   129 x 12000 x 4096   0.641-0.645 against 0.568-0.573 (0.949-0.952)
  * and faster at the four other shapes measured (144 x 11008, 160 x 14336,
  * 192 x 12288 x 4096, 137 x 8500 x 3072): where swap_ab's tiles fill a wave
- * it stays ahead; the tall tiles fill the waves it cannot. */
+ * it stays ahead; the tall tiles fill the waves it cannot.
+ * Then down to 65 of A's rows, in one tile row of 128 (the rows past M
+ * zeros from the copy engine), its tiles side by side in pairs: a cluster
+ * of two along B's rows that share A's tile, each block bringing 64 of its
+ * rows into both (a_rows64). cuBLAS's form there: nvjet 288x128 2x1 at
+ * 120 x 36000 x 3000, 136x128 2x1 at 110 x 17000 x 3000, 126 blocks in one
+ * wave (Nsight Compute, H200), where swap_ab's 64-row tiles in fours took
+ * 80.5 against 64.3 us and 48.0 against 34.8. Past 256 wide, B's tile
+ * comes in two boxes (a box spans HGEMM_MAX_BOX_ROWS). The widths are the
+ * two tile rows' rule with one (hgemm_narrow_width). K = 3000 puts rows
+ * off the 128-byte grid (2.25 requests a box row), and the copy engine's
+ * requests bound these tiles: a block asks for 288 + 64 box rows a k-tile
+ * in a pair, 288 + 128 alone. H200, one call, two rounds, ratio to cuBLAS,
+ * in pairs against alone (a scratch switch; swap_ab's in the same call):
+ *   120 x 36000 x 3000   0.966-0.971 against 0.926 (swap_ab 0.879)
+ *   100 x 34000 x 3000   0.979 against 0.938 (0.884)
+ *   110 x 17000 x 3000   0.940-0.951 against 0.810 (0.829)
+ *   120 x 18000 x 3000   0.971-0.972 against 0.820 (0.817)
+ *   128 x 20000 x 8192   0.990-1.023 against 1.009 (0.952)
+ *   128 x 33000 x 2500   2.02 against 1.83 (1.74; cuBLAS slow there)
+ * level with swap_ab at 96 x 36000 x 6000 (1.02) and 128 x 16384 x 4096
+ * (0.99), and behind it where its tiles fill a wave and these do not
+ * (80 wide at the narrowest): 0.81 against 1.00 at 100 x 8000 x 4096,
+ * 0.80 against 0.99 at 128 x 4096 x 4096; and 0.905-0.939 against 0.994
+ * at 77 x 20000 x 3000, 0.963 against 0.992 at 70 x 30000 x 5000, where
+ * A's rows fill little more than half the tile. */
 template <int WIDTH>
 struct narrow_tile {
     static constexpr int STAGES = HGEMM_RING_STAGES(2, WIDTH), TALL_STAGES = HGEMM_RING_STAGES(3, WIDTH);
@@ -97,8 +122,12 @@ struct narrow_tile {
                     p->a_rows192, p->b_rows_narrow, p->c, nullptr, p->m, p->n, p->k, 1, 0, multiprocessors(), stream);
                 return;
             }
-        launch_warp_specialized<WIDTH, STAGES, true, 2>(p->a_rows128, p->b_rows_narrow, p->c, nullptr, p->m, p->n,
-                                                        p->k, 1, 0, multiprocessors(), stream);
+        if (hgemm_narrow_tile_rows(p->m) == 1)
+            launch_warp_specialized<WIDTH, STAGES, true, 1, false, 2, 0, 2>(
+                p->a_rows64, p->b_rows_narrow, p->c, nullptr, p->m, p->n, p->k, 1, 0, multiprocessors(), stream);
+        else
+            launch_warp_specialized<WIDTH, STAGES, true, 2>(p->a_rows128, p->b_rows_narrow, p->c, nullptr, p->m,
+                                                            p->n, p->k, 1, 0, multiprocessors(), stream);
     }
     static constexpr size_t SHARED_BYTES =
         std::max(ws_shape<WIDTH, STAGES>::SHARED_BYTES, TALL ? ws_shape<WIDTH, TALL_STAGES, 3>::SHARED_BYTES : 0);

@@ -644,30 +644,42 @@ static void test_swap_ab_launchable(void)
 
 /* narrow_tiles' rules, named shapes and swept: every choice is a width
  * the rung compiles (80 to 320 in steps of 16, a tile row of 192 at most
- * 192 wide and only where A's rows fit it), and where some width fits a
- * wave of two tile rows, the narrowest that does. */
+ * 192 wide and only where A's rows fit it and pass 128), B's box within
+ * the copy engine's 256 rows, and where some width fits a wave of its
+ * tile rows (one up to 128 of A's rows, else two), the narrowest that
+ * does. */
 static void test_narrow_tiles(void)
 {
     /* narrow_tiles: the narrowest width whose tiles fit one wave; past one,
      * the fewest columns an SM makes in all its rounds, narrower ones
      * costing more (hgemm_narrower_cost) */
     EXPECT(hgemm_narrower_cost(256) == 1 && hgemm_narrower_cost(320) == 1);
-    EXPECT(hgemm_narrow_rounds(18000, 288, 132) == 1 && hgemm_narrow_rounds(22000, 112, 132) == 3); /* 126, 394 */
+    EXPECT(hgemm_narrow_rounds(256, 18000, 288, 132) == 1 && hgemm_narrow_rounds(256, 22000, 112, 132) == 3); /* 126, 394 */
     EXPECT(fabs(hgemm_narrower_cost(192) - 1.05) < 1e-12 && fabs(hgemm_narrower_cost(208) - 1.0375) < 1e-12);
-    EXPECT(hgemm_narrow_width(5000, 132) == 80 && hgemm_narrow_width(5280, 132) == 80); /* 63, 66 x 2 */
-    EXPECT(hgemm_narrow_width(5281, 132) == 96);   /* 67 x 2 at 80 */
-    EXPECT(hgemm_narrow_width(9216, 132) == 144);  /* 64 x 2; 72 x 2 at 128 */
-    EXPECT(hgemm_narrow_width(9216, 114) == 176);  /* 53 x 2; 58 x 2 at 160 */
-    EXPECT(hgemm_narrow_width(11008, 132) == 176); /* 63 x 2; 69 x 2 at 160 */
-    EXPECT(hgemm_narrow_width(16896, 132) == 256); /* 66 x 2; 71 x 2 at 240 */
-    EXPECT(hgemm_narrow_width(17952, 132) == 272); /* 66 x 2; 71 x 2 at 256: two wgmmas a k-step */
-    EXPECT(hgemm_narrow_width(18000, 132) == 288); /* 63 x 2; 67 x 2 at 272 */
-    EXPECT(hgemm_narrow_width(20000, 132) == 304); /* 66 x 2; 70 x 2 at 288 */
-    EXPECT(hgemm_narrow_width(21120, 132) == 320); /* 66 x 2 */
-    EXPECT(hgemm_narrow_width(22000, 132) == 112); /* 3 rounds (394 tiles): 373.8 against 374 at 176 in 2 */
-    EXPECT(hgemm_narrow_width(26000, 132) == 208); /* 2 rounds: 431.6 against 455 at 80 in 5, 498 at 112 in 4 */
-    EXPECT(hgemm_narrow_width(23000, 132) == 176); /* 2 rounds of 131 x 2 */
-    EXPECT(hgemm_narrow_width(25344, 132) == 192); /* 2 rounds: 403 against 422 at 128 in 3 */
+    EXPECT(hgemm_narrow_width(256, 5000, 132) == 80 && hgemm_narrow_width(256, 5280, 132) == 80); /* 63, 66 x 2 */
+    EXPECT(hgemm_narrow_width(256, 5281, 132) == 96);   /* 67 x 2 at 80 */
+    EXPECT(hgemm_narrow_width(256, 9216, 132) == 144);  /* 64 x 2; 72 x 2 at 128 */
+    EXPECT(hgemm_narrow_width(256, 9216, 114) == 176);  /* 53 x 2; 58 x 2 at 160 */
+    EXPECT(hgemm_narrow_width(256, 11008, 132) == 176); /* 63 x 2; 69 x 2 at 160 */
+    EXPECT(hgemm_narrow_width(256, 16896, 132) == 256); /* 66 x 2; 71 x 2 at 240 */
+    EXPECT(hgemm_narrow_width(256, 17952, 132) == 272); /* 66 x 2; 71 x 2 at 256: two wgmmas a k-step */
+    EXPECT(hgemm_narrow_width(256, 18000, 132) == 288); /* 63 x 2; 67 x 2 at 272 */
+    EXPECT(hgemm_narrow_width(256, 20000, 132) == 304); /* 66 x 2; 70 x 2 at 288 */
+    EXPECT(hgemm_narrow_width(256, 21120, 132) == 320); /* 66 x 2 */
+    EXPECT(hgemm_narrow_width(256, 22000, 132) == 112); /* 3 rounds (394 tiles): 373.8 against 374 at 176 in 2 */
+    EXPECT(hgemm_narrow_width(256, 26000, 132) == 208); /* 2 rounds: 431.6 against 455 at 80 in 5, 498 at 112 in 4 */
+    EXPECT(hgemm_narrow_width(256, 23000, 132) == 176); /* 2 rounds of 131 x 2 */
+    EXPECT(hgemm_narrow_width(256, 25344, 132) == 192); /* 2 rounds: 403 against 422 at 128 in 3 */
+    /* up to 128 of A's rows, one tile row of 128: its tiles alone in the wave */
+    EXPECT(hgemm_narrow_tile_rows(65) == 1 && hgemm_narrow_tile_rows(128) == 1 && hgemm_narrow_tile_rows(129) == 2);
+    EXPECT(hgemm_narrow_width(120, 36000, 132) == 288); /* 125; 133 at 272 */
+    EXPECT(hgemm_narrow_width(110, 17000, 132) == 144); /* 119; 133 at 128 */
+    EXPECT(hgemm_narrow_width(128, 16896, 132) == 128); /* 132; two tile rows took 256 */
+    EXPECT(hgemm_narrow_rounds(128, 33793, 256, 132) == 2 && hgemm_narrow_rounds(129, 16896, 256, 132) == 1);
+    EXPECT(hgemm_narrow_rows(120, 18000, 132) == 128 && hgemm_narrow_rows(65, 5000, 132) == 128);
+    /* B's box: half the tile where two tile rows share it or past 256 rows */
+    EXPECT(hgemm_narrow_box(120, 128, 256) == 256 && hgemm_narrow_box(120, 128, 288) == 144);
+    EXPECT(hgemm_narrow_box(200, 128, 144) == 72 && hgemm_narrow_box(160, 192, 144) == 144);
     /* one tile row of 192 where A's rows fit it: the narrowest in one wave */
     EXPECT(hgemm_narrow_tall_width(192, 19000, 132) == 144);  /* 132 tiles; 149 at 128 */
     EXPECT(hgemm_narrow_tall_width(160, 10560, 132) == 80);   /* 132 */
@@ -687,17 +699,18 @@ static void test_narrow_tiles(void)
     static const int sms_list[] = {66, 78, 114, 132};
     int failures = 0;
     for (size_t c = 0; c < sizeof sms_list / sizeof sms_list[0]; ++c)
-        for (int m = 129; m <= HGEMM_SWAP_AB_MAX_M; m += 7)
+        for (int m = 65; m <= HGEMM_SWAP_AB_MAX_M; m += 7)
             for (int n = 64; n <= 60000; n += n < 4000 ? 97 : 331) {
                 int sms = sms_list[c], rows = hgemm_narrow_rows(m, n, sms);
-                int width = rows == 128 ? hgemm_narrow_width(n, sms) : hgemm_narrow_tall_width(m, n, sms);
+                int width = rows == 128 ? hgemm_narrow_width(m, n, sms) : hgemm_narrow_tall_width(m, n, sms);
                 int fits = 0;
                 for (int w = HGEMM_NARROW_MAX_WIDTH; w >= HGEMM_NARROW_MIN_WIDTH; w -= 16)
-                    if (2LL * ((n + w - 1) / w) <= sms) fits = w;
+                    if ((m <= 128 ? 1LL : 2LL) * ((n + w - 1) / w) <= sms) fits = w;
                 int ok = width % 16 == 0 && width >= HGEMM_NARROW_MIN_WIDTH &&
                          width <= (rows == 128 ? HGEMM_NARROW_MAX_WIDTH : HGEMM_THREE_CONSUMERS_MAX_WIDTH) &&
                          (rows == 128 || (rows == HGEMM_NARROW_TALL_ROWS && m <= HGEMM_NARROW_TALL_ROWS)) &&
-                         (!fits || hgemm_narrow_width(n, sms) == fits);
+                         (m > 128 || rows == 128) && (!fits || hgemm_narrow_width(m, n, sms) == fits) &&
+                         hgemm_narrow_box(m, rows, width) <= HGEMM_MAX_BOX_ROWS;
                 if (!ok && failures++ < 5)
                     EXPECTF(0, "%dx%d on %d SMs: %d rows, %d wide (the narrowest in a wave: %d)", m, n, sms, rows,
                             width, fits);

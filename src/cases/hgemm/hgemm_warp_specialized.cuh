@@ -317,6 +317,10 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
                         tma_load_2d_multicast(stage + S::A_BYTES + rank_m * share * HGEMM_ROW_BYTES, &b_map,
                                               t * HGEMM_TILE_K, tile_n * tile_cols + rank_m * share, &full[s],
                                               ((1 << CLUSTER) - 1) << (rank_n * CLUSTER));
+                    else if constexpr (BN > HGEMM_MAX_BOX_ROWS) /* b_map's box is half the tile */
+                        for (int half = 0; half < 2; ++half)
+                            tma_load_tile(stage + S::A_BYTES + half * (BN / 2) * HGEMM_ROW_BYTES, b_map,
+                                          tile_n * tile_cols + half * (BN / 2), t, &full[s]);
                     else
                         tma_load_tile(stage + S::A_BYTES, b_map, tile_n * tile_cols, t, &full[s]);
                 }
@@ -516,9 +520,10 @@ static cudaLaunchConfig_t warp_specialized_config(int m, int n, int splits, int 
 }
 
 /* C and its partials from the problem's A in boxes of 64 x CONSUMERS /
- * PAIR rows and its B in boxes of BN / CLUSTER rows; TRANSPOSED_C: the maps
- * of B^T and A^T, m and n exchanged. STORE_BUFFERS > 0: C written through
- * c_map (which only that kernel reads; the others are given A's). */
+ * PAIR rows and its B in boxes of BN / CLUSTER rows (BN / 2 alone past
+ * HGEMM_MAX_BOX_ROWS); TRANSPOSED_C: the maps of B^T and A^T, m and n
+ * exchanged. STORE_BUFFERS > 0: C written through c_map (which only that
+ * kernel reads; the others are given A's). */
 template <int BN, int STAGES, bool PERSISTENT, int CLUSTER = 1, bool TRANSPOSED_C = false, int CONSUMERS = 2,
           int STORE_BUFFERS = 0, int PAIR = 1, bool SUM_IN_CLUSTER = false, int ROW_GROUPS = 1>
 static void launch_warp_specialized(const CUtensorMap &a_map, const CUtensorMap &b_map, float *c, float *partials,
