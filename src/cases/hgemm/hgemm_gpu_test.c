@@ -151,10 +151,10 @@ int main(int argc, char **argv)
                             * tiles in fours, 96 wide (the last cluster two blocks
                             * past N) and 128 wide (three) */
                            "87x17001x136", "121x20011x520",
-                           /* narrow_tiles' one tile row in pairs: 144 wide, the last
-                            * pair's second tile past N (119 tiles, above); 272 wide,
-                            * B's tile in two boxes (126 tiles) */
-                           "100x34001x72",
+                           /* narrow_tiles' one tile row, its tiles in pairs: 144 wide
+                            * (above: 119 tiles, the last pair's second past N), 96 (115),
+                            * 256 (B's tile in one box of 256 rows) and 272 (in two) */
+                           "100x11000x72", "70x32001x64", "100x34001x72",
                            /* split_k's and swap_ab's 132 slices of one tile: each
                             * thread of the sum by eight groups adds 16 or 17: the
                             * loop unrolled by 16 and its rest */

@@ -109,7 +109,15 @@
  * (80 wide at the narrowest): 0.81 against 1.00 at 100 x 8000 x 4096,
  * 0.80 against 0.99 at 128 x 4096 x 4096; and 0.905-0.939 against 0.994
  * at 77 x 20000 x 3000, 0.963 against 0.992 at 70 x 30000 x 5000, where
- * A's rows fill little more than half the tile. */
+ * A's rows fill little more than half the tile. Not kept: in one tile row,
+ * widths in wgmma's steps of 8 up to 256 (the narrowest in a wave; 136 at
+ * 110 x 17000, cuBLAS's): H200, one call, two rounds, us, against the
+ * steps of 16: 35.6-35.7 against 36.5-36.6 at 110 x 17000 x 3000 (136,
+ * 125 tiles; 144, 119), but 59.0-59.1 against 55.8-55.9 at 104 x 19200 x
+ * 5120 (152; 160), 32.3-32.4 against 31.7 at 100 x 11000 x 4096 (88; 96),
+ * 42.0-42.1 against 41.3-41.4 at 87 x 17001 x 3000 (136; 144), 42.6
+ * against 42.1-42.3 at 77 x 20000 x 3000 (152; 160), level at 70 x 30000
+ * x 5000, 128 x 20000 x 8192 and 66 x 22000 x 8192. */
 template <int WIDTH>
 struct narrow_tile {
     static constexpr int STAGES = HGEMM_RING_STAGES(2, WIDTH), TALL_STAGES = HGEMM_RING_STAGES(3, WIDTH);
