@@ -4,7 +4,7 @@
  * warp-specialized, persistent wgmma kernel fed by the tensor copy engine;
  * then the shapes where C's tiles leave SMs idle: split K (few tiles, long
  * K), A and B swapped (M from 17 to 256), B's tiles narrowed to fill a
- * wave (M from 129 to 256) and a matrix-vector form (M or N
+ * wave (M from 65 to 256) and a matrix-vector form (M or N
  * at most 16, decoding). The baseline is cuBLAS cublasGemmEx with the same
  * types in the same process; beside it a reference row, the same call with
  * C's rows padded to 16 bytes (cuBLAS's fast path where N is odd). Rungs 1-4 and gemv_mma need compute

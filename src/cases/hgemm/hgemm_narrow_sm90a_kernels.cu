@@ -6,16 +6,16 @@
 
 /* ---- Rung 13: narrow tiles of B -------------------------------------------- */
 
-/* Rung 13, narrow_tiles: for M from 129 to 256 the product unswapped again,
- * as rung 10 runs it (A's rows in two tile rows of 128, whose two blocks
- * form a cluster and share B's tile by multicast), but with B's tiles 80
- * wide (wgmma m64n80k16, 8 stages of 26 KB): 2 x N / 80 tiles, where
- * swap_ab's 64- to 192-row tiles of B come in steps too coarse to fill a
- * wave (250 x 5000 x 3000: 126 tiles here, 80 there). cuBLAS's own choice
- * at that shape (Nsight Compute, H100: nvjet 80x128, 128 blocks in
- * clusters of two). A's rows past M (6 at M = 250, 96 at M = 160) are
- * wasted work. Measured (H100, one call, ratio to cuBLAS, against
- * swap_ab):
+/* Rung 13, narrow_tiles: for M from 129 to 256 (from 65: the end of this
+ * comment) the product unswapped again, as rung 10 runs it (A's rows in
+ * two tile rows of 128, whose two blocks form a cluster and share B's tile
+ * by multicast), but with B's tiles 80 wide (wgmma m64n80k16, 8 stages of
+ * 26 KB): 2 x N / 80 tiles, where swap_ab's 64- to 192-row tiles of B come
+ * in steps too coarse to fill a wave (250 x 5000 x 3000: 126 tiles here,
+ * 80 there). cuBLAS's own choice at that shape (Nsight Compute, H100:
+ * nvjet 80x128, 128 blocks in clusters of two). A's rows past M (6 at M =
+ * 250, 96 at M = 160) are wasted work. Measured (H100, one call, ratio to
+ * cuBLAS, against swap_ab):
  *   250 x 5000 x 3000   0.698 against 0.627     200 x 5000 x 3000   0.817 against 0.710
  *   256 x 5000 x 3000   0.695 against 0.630     160 x 5000 x 3000   0.576 against 0.545
  *   240 x 5120 x 4096   0.884 against 0.815     250 x 5000 x 8192   1.090 against 0.977
