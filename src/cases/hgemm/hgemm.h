@@ -1344,8 +1344,9 @@ static inline int hgemm_swap_ab_launchable(hgemm_swap_ab_shape s)
            !(HGEMM_SWAP_SPLIT_COLUMNS(s.rows, s.width) && s.sum_in_cluster);
 }
 
-/* narrow_tiles' tile rows of 128 across A's rows: one up to 128 of them,
- * else two (a cluster that shares B's tile). */
+/* narrow_tiles' tile rows of 128 across A's rows: one up to 128 of them
+ * (its tiles in pairs that share A's), else two (a cluster that shares
+ * B's tile). */
 static inline int hgemm_narrow_tile_rows(int m)
 {
     return m <= 128 ? 1 : 2;
@@ -1363,18 +1364,19 @@ static inline int hgemm_narrow_box(int m, int rows, int width)
 }
 
 /* narrow_tiles' tile width on `sms` SMs: of 80, 96, ..., 320, the one whose
- * tiles (hgemm_narrow_tile_rows of 128, ceil(n / width) tile columns) give an SM the
- * fewest columns to make in all its rounds (rounds x width), each counted
- * hgemm_narrower_cost, the fewer rounds where two tie: where the tiles fit
- * one wave, the narrowest that does. A narrower tile pays only where it fills
- * SMs that a wider one leaves idle: 80 at 250 x 5000 (126 tiles), where 128
- * would give 80; at 216 x 9216, 80 gives 232 tiles, 1.76 waves, and 144 gives
- * 128 in one (cuBLAS's own choice there: nvjet 144 x 128 in clusters of two,
- * Nsight Compute, H100). Past 256 (N from 16897 to 21120 on 132 SMs) the tile
- * takes two wgmmas a k-step (288 at 256 x 18000: cuBLAS's nvjet 288x128,
- * H200). Past one wave, rounds x width (before the narrower cost) was the
- * measured order of the widths at four shapes of six (H200, one call, us,
- * widths forced, 2026-11-29):
+ * tiles (hgemm_narrow_tile_rows of 128, ceil(n / width) tile columns) give
+ * an SM the fewest columns to make in all its rounds (rounds x width), each
+ * counted hgemm_narrower_cost, the fewer rounds where two tie: where the
+ * tiles fit one wave, the narrowest that does. A narrower tile pays only
+ * where it fills SMs that a wider one leaves idle: 80 at 250 x 5000 (126
+ * tiles), where 128 would give 80; at 216 x 9216, 80 gives 232 tiles, 1.76
+ * waves, and 144 gives 128 in one (cuBLAS's own choice there: nvjet 144 x
+ * 128 in clusters of two, Nsight Compute, H100). Past 256 (N from 16897 to
+ * 21120 on 132 SMs in two tile rows, twice that in one) the tile takes two
+ * wgmmas a k-step (288 at 256 x 18000: cuBLAS's nvjet 288x128, H200) and,
+ * in one tile row, two boxes of B. Past one wave, rounds x width (before the
+ * narrower cost) was the measured order of the widths at four shapes of six
+ * (H200, one call, us, widths forced, 2026-11-29):
  *   256 x 22000 x 4096   112 (3 rounds, 336) 69.5, 176 (2, 352) 70.8,
  *                        128 (3, 384) 77.6, 208 (2, 416) 80.5, 256 (2, 512) 97.0
  *   240 x 26000 x 4096   208 (2, 416) 82.4, 112 (4, 448) 92.3, 256 (2, 512)
@@ -1435,10 +1437,9 @@ static inline int hgemm_narrow_tall_width(int m, int n, int sms)
 }
 
 /* narrow_tiles' tile rows: 128 up to 128 of A's rows; past them, 192
- * where that tile row's tiles
- * (hgemm_narrow_tall_width) give an SM fewer elements of C to make than
- * two tile rows of 128 at hgemm_narrow_width, in all their rounds; else
- * 128. At 192 x 19000 on 132 SMs: 132 tiles of 192 x 144 (27648
+ * where that tile row's tiles (hgemm_narrow_tall_width) give an SM fewer
+ * elements of C to make than two tile rows of 128 at hgemm_narrow_width,
+ * in all their rounds; else 128. At 192 x 19000 on 132 SMs: 132 tiles of 192 x 144 (27648
  * elements an SM) against 126 of 128 x 288 (36864); at 160 x 5000, 63 of
  * 192 x 80 (15360) against 126 of 128 x 80 (10240). */
 static inline int hgemm_narrow_rows(int m, int n, int sms)

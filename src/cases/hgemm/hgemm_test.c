@@ -654,7 +654,8 @@ static void test_narrow_tiles(void)
      * the fewest columns an SM makes in all its rounds, narrower ones
      * costing more (hgemm_narrower_cost) */
     EXPECT(hgemm_narrower_cost(256) == 1 && hgemm_narrower_cost(320) == 1);
-    EXPECT(hgemm_narrow_rounds(256, 18000, 288, 132) == 1 && hgemm_narrow_rounds(256, 22000, 112, 132) == 3); /* 126, 394 */
+    /* 126 and 394 tiles of two rows */
+    EXPECT(hgemm_narrow_rounds(256, 18000, 288, 132) == 1 && hgemm_narrow_rounds(256, 22000, 112, 132) == 3);
     EXPECT(fabs(hgemm_narrower_cost(192) - 1.05) < 1e-12 && fabs(hgemm_narrower_cost(208) - 1.0375) < 1e-12);
     EXPECT(hgemm_narrow_width(256, 5000, 132) == 80 && hgemm_narrow_width(256, 5280, 132) == 80); /* 63, 66 x 2 */
     EXPECT(hgemm_narrow_width(256, 5281, 132) == 96);   /* 67 x 2 at 80 */
@@ -670,7 +671,7 @@ static void test_narrow_tiles(void)
     EXPECT(hgemm_narrow_width(256, 26000, 132) == 208); /* 2 rounds: 431.6 against 455 at 80 in 5, 498 at 112 in 4 */
     EXPECT(hgemm_narrow_width(256, 23000, 132) == 176); /* 2 rounds of 131 x 2 */
     EXPECT(hgemm_narrow_width(256, 25344, 132) == 192); /* 2 rounds: 403 against 422 at 128 in 3 */
-    /* up to 128 of A's rows, one tile row of 128: its tiles alone in the wave */
+    /* up to 128 of A's rows, one tile row of 128: the narrowest whose tiles fit a wave of one row */
     EXPECT(hgemm_narrow_tile_rows(65) == 1 && hgemm_narrow_tile_rows(128) == 1 && hgemm_narrow_tile_rows(129) == 2);
     EXPECT(hgemm_narrow_width(120, 36000, 132) == 288); /* 125; 133 at 272 */
     EXPECT(hgemm_narrow_width(110, 17000, 132) == 144); /* 119; 133 at 128 */
