@@ -181,11 +181,17 @@ static inline double hgemm_narrower_cost(int width)
     return 1 + (width < 256 ? (256 - width) / 32.0 * 0.025 : 0);
 }
 
-/* persistent_multicast's shape: blocks a cluster, tile width
+/* persistent_multicast's shape: blocks a cluster, tile width, and
+ * whether a tile's K fits in a ring of HGEMM_WHOLE_K_TILES stages
  * (hgemm_multicast_shape_for). */
 typedef struct hgemm_multicast_shape {
-    int cluster, width;
+    int cluster, width, whole_k;
 } hgemm_multicast_shape;
+
+/* K of 128 or less: 2 k-tiles a tile. A ring that deep leaves room beside
+ * it for all of a tile's C (hgemm_sm90a_kernels.cu, WS_WHOLE_K_STORE_BUFFERS),
+ * where the epilogue, not the multiply, is most of the time. */
+#define HGEMM_WHOLE_K_TILES 2
 
 /* persistent_multicast's clusters (of 2 or 4 blocks: `slots2` and `slots4`
  * resident blocks, 0 where none fits) and tile width (256, 224 or 192): the
@@ -196,7 +202,7 @@ typedef struct hgemm_multicast_shape {
  * 132 SMs makes 2.18 waves of 128 x 256 tiles, 2.91 of 128 x 192. Where
  * they do not, the copies are (3000^3: 2.25 requests a row), and a cluster
  * of 4 sends a quarter of B's tile a block, not a half, on fewer SMs (120
- * of 132 on an H100). */
+ * of 132 on an H100). Twos of 2 k-tiles or fewer take the whole-K ring. */
 static inline hgemm_multicast_shape hgemm_multicast_shape_for(int m, int n, int k, int ld, int slots2, int slots4)
 {
     static const hgemm_multicast_shape candidates[6] = {{2, 256}, {2, 224}, {2, 192}, {4, 256}, {4, 224}, {4, 192}};
@@ -209,6 +215,7 @@ static inline hgemm_multicast_shape hgemm_multicast_shape_for(int m, int n, int 
         double clocks = hgemm_multicast_clocks(m, n, k, ld, c.cluster, c.width, slots) * hgemm_narrower_cost(c.width);
         if (fewest == 0 || clocks < fewest) best = c, fewest = clocks;
     }
+    best.whole_k = best.cluster == 2 && (k + 63) / 64 <= HGEMM_WHOLE_K_TILES;
     return best;
 }
 

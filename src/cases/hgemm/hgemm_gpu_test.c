@@ -69,6 +69,9 @@ int main(int argc, char **argv)
                             * clusters where 66 fit (on 132 SMs); 224 wide without
                             * TMA stores (C's rows not 16-byte multiples) */
                            "2200x4700x200", "1048x2499x66",
+                           /* the whole-K ring (2 k-tiles a tile), 224 and 192
+                            * wide (1400x5380x72 above: 256) */
+                           "2200x4700x100", "2305x2100x128",
                            /* rows off the 128-byte grid: clusters of four, 256
                             * and 224 wide (on 132 SMs; 192 wide at 2305x2100x130,
                             * a case test size), 9 tile rows (the last unit 3 past

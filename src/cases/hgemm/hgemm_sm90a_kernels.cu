@@ -310,6 +310,37 @@ extern "C" void hgemm_persistent(const hgemm_problem *p, cudaStream_t stream)
  * beside the buffers of TMA stores (32 KB: 5 would pass 227 KB). */
 constexpr int WS_NARROW_STAGES = 5, WS_NARROW_STORE_STAGES = 4, WS_STORE_BUFFERS = 2;
 
+/* Where a tile's K fits in 2 stages (hgemm_multicast_shape's whole_k), a
+ * ring of 2 and 8 store buffers a consumer: all of its 64 x 256 floats of C
+ * at once (128 KB a block, 224 KB with the ring). A consumer then writes
+ * its whole tile of C without waiting for the copy engine to have read a
+ * buffer, and the stores drain under the next tile's multiplies; with 2
+ * buffers it waited for each one's read, 6 times a tile.
+ * A timeline of the tile change first (clock64 at each step of each
+ * consumer, a scratch build; H200, 2026-11-29): at 4096^3 a tile's 64
+ * k-tiles take 65.4K clocks, 1022 a k-tile, the tensor core's whole rate,
+ * and each of the 4 tile changes 5.1-5.5K (the epilogue) + 0.7K (to the
+ * next tile's first k-tile); at 4096 x 4096 x 128 a tile's 2 k-tiles take
+ * 1.8K and its epilogue 6.1K: 63% of the kernel. Without any TMA store
+ * (timed, the result thrown away) the epilogue still took 4.5K, without
+ * the proxy fences 3.2K, without fences and named barriers 3.0K: the
+ * writes of C into shared memory share its bandwidth with the next tile's
+ * k-tiles landing. H200, one call, ratio to cuBLAS in the same run, (ring
+ * stages, buffers a consumer):
+ *   4096 x 4096 x 128 (2 k-tiles)  (4, 2) 0.875-0.877, (3, 4) 0.910,
+ *                                  (3, 5) 0.899, (2, 8) 0.936-0.938
+ *   4096 x 4096 x 256 (4)          (4, 2) 0.930-0.934, (3, 4) 0.901,
+ *                                  (3, 5) 0.893, (2, 8) 0.817
+ *   4096 x 4096 x 512 (8)          (4, 2) 0.941-0.944, (2, 8) 0.763-0.765
+ *   8192 x 8192 x 1024             (4, 2) 1.008, (2, 8) 0.693-0.724
+ * Past 2 k-tiles a ring of 2 starves the multiply. The rule in place, a
+ * later call, two rounds: 0.996, 1.007 at 4096 x 4096 x 128; 0.966, 0.978
+ * at 4096 x 4096 x 64; 0.937-0.941 at 8192 x 8192 x 128; 1.012 at 3072 x
+ * 3072 x 128 (192 wide); 0.995, 1.004 at 5120 x 5120 x 128 (224 wide);
+ * 0.993 at 2048 x 8192 x 128; 4096 x 4096 x 256 (4 k-tiles, the ring of 4)
+ * 1.001, 1.009. */
+constexpr int WS_WHOLE_K_STAGES = HGEMM_WHOLE_K_TILES, WS_WHOLE_K_STORE_BUFFERS = 8;
+
 /* persistent_multicast's grid at tile width BN in clusters of CLUSTER: its
  * units' balanced clusters (hgemm_balanced_clusters).
  * Tried, not kept (H200, 2026-11-29): the last round cut finer. At 6144^3
@@ -335,18 +366,25 @@ static int multicast_blocks(const hgemm_problem *p)
 
 /* Each block of a cluster brings BN / CLUSTER rows of B's tile (b_share's
  * box), with TMA stores where C's map is there (clusters of four only
- * there: the rule's slots4 is 0 elsewhere). */
+ * there: the rule's slots4 is 0 elsewhere), through the whole-K ring where
+ * the shape takes it. */
 template <int BN, int CLUSTER>
 static void launch_multicast(const hgemm_problem *p, const CUtensorMap &b_share, cudaStream_t stream)
 {
     constexpr int STAGES = BN == 256 ? WS_256_STAGES : WS_NARROW_STAGES;
     constexpr int STORE_STAGES = BN == 256 ? WS_256_STAGES : WS_NARROW_STORE_STAGES;
     int blocks = multicast_blocks<BN, CLUSTER>(p);
-    if constexpr (CLUSTER == 2)
+    if constexpr (CLUSTER == 2) {
         if (!p->c_map_encoded) {
             launch_warp_specialized<BN, STAGES, true, CLUSTER, 0>(p, b_share, 1, blocks, stream);
             return;
         }
+        if (p->multicast.whole_k) {
+            launch_warp_specialized<BN, WS_WHOLE_K_STAGES, true, CLUSTER, WS_WHOLE_K_STORE_BUFFERS>(p, b_share, 1,
+                                                                                                  blocks, stream);
+            return;
+        }
+    }
     launch_warp_specialized<BN, STORE_STAGES, true, CLUSTER, WS_STORE_BUFFERS>(p, b_share, 1, blocks, stream);
 }
 
@@ -397,6 +435,9 @@ extern "C" size_t hgemm_sm90a_shared_bytes(hgemm_launcher *rung)
         return std::max({ws_shape<256, WS_256_STAGES, 2, WS_STORE_BUFFERS>::SHARED_BYTES,
                          ws_shape<224, WS_NARROW_STORE_STAGES, 2, WS_STORE_BUFFERS>::SHARED_BYTES,
                          ws_shape<192, WS_NARROW_STORE_STAGES, 2, WS_STORE_BUFFERS>::SHARED_BYTES,
+                         ws_shape<256, WS_WHOLE_K_STAGES, 2, WS_WHOLE_K_STORE_BUFFERS>::SHARED_BYTES,
+                         ws_shape<224, WS_WHOLE_K_STAGES, 2, WS_WHOLE_K_STORE_BUFFERS>::SHARED_BYTES,
+                         ws_shape<192, WS_WHOLE_K_STAGES, 2, WS_WHOLE_K_STORE_BUFFERS>::SHARED_BYTES,
                          ws_shape<256, WS_256_STAGES>::SHARED_BYTES, ws_shape<224, WS_NARROW_STAGES>::SHARED_BYTES,
                          ws_shape<192, WS_NARROW_STAGES>::SHARED_BYTES});
     return hgemm_skinny_shared_bytes(rung);

@@ -255,7 +255,18 @@ static void test_multicast_shape(void)
     SHAPE(2200, 4700, 200, 132, 120, 2, 224);
     SHAPE(1400, 5380, 72, 132, 120, 2, 256);
     SHAPE(1048, 2499, 66, 132, 0, 2, 224);
+    SHAPE(2200, 4700, 100, 132, 120, 2, 224);
+    SHAPE(2305, 2100, 128, 132, 120, 2, 192);
 #undef SHAPE
+    /* the whole-K ring: twos of 2 k-tiles or fewer */
+    EXPECT(hgemm_multicast_shape_for(4096, 4096, 128, 128, 132, 120).whole_k);
+    EXPECT(hgemm_multicast_shape_for(4096, 4096, 64, 64, 132, 120).whole_k);
+    EXPECT(hgemm_multicast_shape_for(1400, 5380, 72, 72, 132, 120).whole_k);
+    EXPECT(!hgemm_multicast_shape_for(4096, 4096, 130, 136, 132, 120).whole_k); /* 3 k-tiles */
+    EXPECT(!hgemm_multicast_shape_for(4096, 4096, 4096, 4096, 132, 120).whole_k);
+    /* fours keep their ring: only twos have the room */
+    hgemm_multicast_shape fours = hgemm_multicast_shape_for(4096, 4096, 128, 128, 0, 120);
+    EXPECT(fours.cluster == 4 && !fours.whole_k);
 }
 
 /* swap_ab's clusters of four: a block's share of A's rows, and where the
