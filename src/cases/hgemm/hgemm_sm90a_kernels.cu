@@ -305,7 +305,32 @@ extern "C" void hgemm_persistent(const hgemm_problem *p, cudaStream_t stream)
  * against 0.912, 0.913 at 6528^3; the squares of the defaults keep 256
  * (4096^3: 0.973, 0.978 against 0.971, 0.975), and 4095 x 4097 x 4093 (224
  * wide, no stores: C's rows are not 16-byte multiples) is level, 279.6 and
- * 272.1 us against 272.3 and 273.2. */
+ * 272.1 us against 272.3 and 273.2.
+ * Tried, not kept, against the squares' tile change (H200, 2026-11-29; a
+ * clock64 timeline of each consumer, WS_WHOLE_K_STAGES below has it: the
+ * multiply runs at the tensor core's rate, each tile change costs 5.1-5.5K
+ * clocks of its epilogue). Ratio to cuBLAS at 4096^3 / 6144^3 / 8192^3,
+ * one call each, against 0.966 (throttled)-0.992 / 0.991-0.997 /
+ * 1.013-1.022 for the rung in the same calls:
+ *   clusters in 2 or 4 phases, so that the GPU's blocks do not all store
+ *   their tiles at once (a phase's first item the first half or quarter
+ *   of its last unit's K, stored; its last item the rest, added to C by a
+ *   TMA reduce-add store): 0.967 / 0.972 / 0.994 in 2, 0.921 / 0.964 /
+ *   0.978 in 4; the epilogue stayed at 4.7-5.3K clocks, and half of the
+ *   clusters with their stores skipped (the result thrown away) left the
+ *   others' epilogue as long: what holds it is each SM's shared memory,
+ *   not the stores of the whole GPU;
+ *   the unidirectional proxy fence (fence.proxy.async::generic.release
+ *   .sync_restrict::shared::cta.cluster): 0.984 / 0.995 / 1.023, the
+ *   epilogue 5.6K;
+ *   one named barrier a chunk (the sender waits for the last read before
+ *   it): 0.979-0.982 / 0.989-0.991 / 1.017-1.018, the epilogue 6.2K;
+ *   the proxy fence by the sender alone, after the barrier: 0.981 / 0.992
+ *   / 1.021; two chunks a fence (both buffers, then their reads waited
+ *   for): 0.952 (throttled) / 0.992;
+ *   the first k-step with wgmma's scale-d 0 in place of 128 accumulators
+ *   zeroed each tile: level, 0.7-1.0K clocks to the next tile's first
+ *   k-tile either way. */
 /* 128 x 192 and 128 x 224 tiles take 5 stages (of 40 and 44 KB), or 4
  * beside the buffers of TMA stores (32 KB: 5 would pass 227 KB). */
 constexpr int WS_NARROW_STAGES = 5, WS_NARROW_STORE_STAGES = 4, WS_STORE_BUFFERS = 2;
