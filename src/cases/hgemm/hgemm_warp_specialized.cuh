@@ -380,13 +380,37 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
         };
         bool arrived = false;
         int sent = 0; /* C's chunks sent by TMA (wgmma_store_through_tma) */
-        for (int item = first; item < items; item += step) {
-            ws_item work = ws_item_of<SUM_IN_CLUSTER>(item, units, whole, splits);
+        /* An item's tile and k-tiles. The next item's are worked out
+         * under the first multiply of this one: their divisions, a
+         * dependent chain, ran between a tile's last store and the next
+         * tile's first multiply, where a timeline (clock64, H200) put 0.78K
+         * clocks at every tile change. H200, one call, two rounds, us,
+         * against the build before (2026-11-29): swap_ab 15.5 against
+         * 15.8-15.9 at 150 x 3800 x 4000, 24.4-24.5 against 24.7 at 256 x
+         * 256 x 65536, 27.5 against 27.6 at 32 x 11008 x 4096;
+         * persistent_multicast 38.2-38.3 against 39.0-39.1 at 4096 x 4096 x
+         * 512, level at 4096^3, 6144^3, 8192^3 and 3072^3, and 24.2-24.4
+         * against 24.0 at 4096 x 4096 x 128 (the ring of 2). */
+        struct ws_place {
+            ws_item work;
+            int tile_m, tile_n, t_begin, t_end;
+        };
+        auto place_of = [&](int item) {
+            ws_place place;
+            place.work = ws_item_of<SUM_IN_CLUSTER>(item, units, whole, splits);
             int unit_m, unit_n;
-            sgemm_swizzled_tile(work.unit, units_m, units_n, group_m, &unit_m, &unit_n);
-            int tile_m = CLUSTER * unit_m + rank_m, tile_n = PAIR * unit_n + rank_n;
-            int t_begin = k_slice_begin(work.split, k_tiles, work.slices);
-            int t_end = k_slice_begin(work.split + 1, k_tiles, work.slices);
+            sgemm_swizzled_tile(place.work.unit, units_m, units_n, group_m, &unit_m, &unit_n);
+            place.tile_m = CLUSTER * unit_m + rank_m, place.tile_n = PAIR * unit_n + rank_n;
+            place.t_begin = k_slice_begin(place.work.split, k_tiles, place.work.slices);
+            place.t_end = k_slice_begin(place.work.split + 1, k_tiles, place.work.slices);
+            return place;
+        };
+        ws_place next{};
+        if (first < items) next = place_of(first);
+        for (int item = first; item < items; item += step) {
+            const ws_place here = next;
+            const ws_item work = here.work;
+            int tile_m = here.tile_m, tile_n = here.tile_n, t_begin = here.t_begin, t_end = here.t_end;
             /* In a cluster, the stages of the last item's last STAGES
              * k-tiles are never filled again (every block of a cluster walks
              * the same items): no peer is told of them, so that no arrival
@@ -394,6 +418,7 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
              * left, and the block's last arrival on the cluster's barrier
              * can be relaxed, before its stores (below). */
             bool last = item + step >= items, untold = BLOCKS > 1 && last && t_end - t_begin >= STAGES;
+            bool placed = last;
             float acc[ROW_GROUPS][COLS / 2];
 #pragma unroll
             for (int g = 0; g < ROW_GROUPS; ++g)
@@ -409,6 +434,7 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
                     wgmma_k_tile<COLS>(acc[g], wgmma_descriptor_advance(a_rows, stage + g * 64 * HGEMM_ROW_BYTES),
                                        wgmma_descriptor_advance(b_rows, stage));
                 wgmma_commit();
+                if (!placed) next = place_of(item + step), placed = true;
                 /* The previous k-tile's multiply is done: its stage is
                  * free. Tried in swap_ab, not kept (H200, one call, two
                  * rounds, us, 2026-11-27): each stage freed once its own
@@ -437,6 +463,7 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
                 next_stage();
             }
             wgmma_wait<0>();
+            if (!placed) next = place_of(item + step);
             if (!untold) release(previous);
             /* The block's last arrival, before C's stores: a releasing one
              * waits for the thread's writes, and after the stores it waited

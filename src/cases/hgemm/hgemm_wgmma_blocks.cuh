@@ -110,6 +110,43 @@ __device__ __forceinline__ void wgmma_store(float *__restrict__ c, int m, int n,
  * 128-byte swizzle; each consumer warpgroup has BUFFERS such buffers. */
 constexpr int WS_STORE_COLS = 32, WS_STORE_BUFFER_BYTES = 64 * WS_STORE_COLS * 4;
 
+/* Chunk `chunk` (columns 32 chunk ..) of a warpgroup's 64 x BN
+ * accumulator into the buffer at `buffer`, as c_map's box lies there.
+ * An 8-byte store is served a half-warp at a time: rows r to r + 3, whose
+ * 32 bytes of one column group land in 16-byte chunks (2 g) ^ r and (2 g
+ * + 1) ^ r, the same 8 banks for rows r and r ^ 1. Odd rows therefore
+ * write group g ^ 2 while even rows write g, and the four rows of a
+ * half-warp fill the 32 banks once; the two rows of a thread (row, row +
+ * 8) are alike in parity and swizzle. Nsight Compute at 4096^3 (H200,
+ * 2026-11-29): 0.68M wavefronts of shared stores where the rows r and r ^
+ * 1 of a group met (2-way: 1.22M, 0.67M of them conflicts, now 0.13M),
+ * 233.8 against 239.7 us at its fixed clock; a timeline's tile change 4.4-
+ * 5.4K clocks where it was 5.1-5.5K. At the clocks the card chose, one
+ * call, two rounds, against the build before: 573.9, 572.9 against 575.9,
+ * 575.2 us at 6144^3; 1.355, 1.353 against 1.361, 1.355 ms at 8192^3;
+ * 38.8, 39.0 against 39.6, 39.6 us at 4096 x 4096 x 512; 4096^3 within
+ * its throttling's noise (180.4, 186.6 against 180.5, 185.7). */
+template <int BN>
+__device__ __forceinline__ void wgmma_write_chunk(uint32_t buffer, int chunk, const float (&acc)[BN / 2])
+{
+    static_assert(WS_STORE_COLS / 8 == 4, "a chunk's column groups pair as g and g ^ 2");
+    int warp = (threadIdx.x % 128) / 32, lane = threadIdx.x % 32, row = 16 * warp + lane / 4;
+    bool odd_row = row % 2;
+    uint32_t swizzle = (uint32_t)(row % 8) ^ (odd_row ? 4u : 0u);
+#pragma unroll
+    for (int group = 0; group < WS_STORE_COLS / 8; ++group) {
+        int j = chunk * (WS_STORE_COLS / 8) + group, j_odd = chunk * (WS_STORE_COLS / 8) + (group ^ 2);
+        /* Columns 8 group + 2 (lane % 4), + 1 (of group ^ 2 in odd rows):
+         * 16-byte chunk 2 group + lane % 4 / 2 of the row's line (^ 4 in
+         * odd rows), swizzled by the row. */
+        uint32_t within = (uint32_t)(lane % 2) * 8, line_chunk = 2 * group + (lane % 4) / 2;
+        uint32_t at = buffer + row * 128 + ((line_chunk ^ swizzle) << 4) + within;
+        store_shared_pair(at, odd_row ? acc[4 * j_odd] : acc[4 * j], odd_row ? acc[4 * j_odd + 1] : acc[4 * j + 1]);
+        store_shared_pair(at + 8 * 128, odd_row ? acc[4 * j_odd + 2] : acc[4 * j + 2],
+                          odd_row ? acc[4 * j_odd + 3] : acc[4 * j + 3]);
+    }
+}
+
 /* A warpgroup's 64 x BN accumulator into C at (row0, col0) through its
  * BUFFERS buffers at `buffers` and TMA stores of 32 columns (c_map: C in
  * boxes of 32 x 64), which clip at C's edges: the warpgroup writes a buffer, one
@@ -131,7 +168,6 @@ template <int BN, int BUFFERS>
 __device__ __forceinline__ void wgmma_store_through_tma(const CUtensorMap &c_map, uint32_t buffers, int barrier,
                                                         int row0, int col0, const float (&acc)[BN / 2], int &sent)
 {
-    int warp = (threadIdx.x % 128) / 32, lane = threadIdx.x % 32, row = 16 * warp + lane / 4;
     bool sender = threadIdx.x % 128 == 0;
 #pragma unroll
     for (int chunk = 0; chunk < BN / WS_STORE_COLS; ++chunk, ++sent) {
@@ -139,17 +175,7 @@ __device__ __forceinline__ void wgmma_store_through_tma(const CUtensorMap &c_map
         /* The send of BUFFERS chunks ago, from this buffer, has read it. */
         if (sender) bulk_wait<BUFFERS - 1, true>();
         named_barrier_sync(barrier, 128);
-#pragma unroll
-        for (int group = 0; group < WS_STORE_COLS / 8; ++group) {
-            int j = chunk * (WS_STORE_COLS / 8) + group;
-            /* Columns 8 group + 2 (lane % 4), + 1: 16-byte chunk 2 group +
-             * lane % 4 / 2 of the row's line, swizzled by the row. */
-            uint32_t within = (uint32_t)(lane % 2) * 8, line_chunk = 2 * group + (lane % 4) / 2;
-            store_shared_pair(buffer + row * 128 + ((line_chunk ^ (row % 8)) << 4) + within, acc[4 * j],
-                              acc[4 * j + 1]);
-            store_shared_pair(buffer + (row + 8) * 128 + ((line_chunk ^ ((row + 8) % 8)) << 4) + within,
-                              acc[4 * j + 2], acc[4 * j + 3]);
-        }
+        wgmma_write_chunk<BN>(buffer, chunk, acc);
         fence_async_shared();
         named_barrier_sync(barrier, 128);
         if (sender) {
