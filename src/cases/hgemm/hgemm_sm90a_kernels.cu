@@ -343,7 +343,42 @@ extern "C" void hgemm_persistent(const hgemm_problem *p, cudaStream_t stream)
  * 4096 x 512, 82.1-82.5 against 81.1 at 3072^3, level at 4096^3, 6144^3
  * and 8192^3. The copy engine then starts on a tile's C only once all of
  * it is written, and a block's last stores, which it waits for before it
- * leaves, no longer overlap its writes. */
+ * leaves, no longer overlap its writes.
+ * What holds the tile change, timed chunk by chunk (H200, 2026-11-29, a
+ * twenty-seventh session; clock64 in a scratch build): at 4096^3 a
+ * consumer's 8 chunks took 4.4-4.6K clocks, of which 1.9K waiting for the
+ * copy engine to have read a buffer, 1.2K writing, 0.86K sending (100-125
+ * a send) and 0.6K at the named barriers. The copy engine had read a
+ * chunk by 630 clocks after its send early in the epilogue, by 965 at its
+ * end. With 8,
+ * 16 or 32 clusters in place of 64 (4096 x 4096 x 1024) the epilogue still
+ * took 4.25-4.29K (5.0K with 64): C drains at about 30 bytes a clock an
+ * SM (two consumers' 8 KB chunks every 520-570 clocks) whatever the rest of
+ * the GPU does, and the 96 KB that the two buffers a consumer cannot hold
+ * take 3.2K clocks of it. Tried against it, not kept (one call each, two
+ * rounds, us, against the rung in the same call):
+ *   C through the ring: a tile's C written at once into the stages of its
+ *   last two k-tiles, one a consumer, and its buffers, the stages freed
+ *   under the next tile's first multiplies once their sends had read them:
+ *   42.1-42.3 against 38.1-38.4 at 4096 x 4096 x 512, 579.1-579.2 against
+ *   569.5-570.5 at 6144^3, 183.0-183.3 against 178.9-181.3 at 4096^3
+ *   (Nsight Compute: 229.4 against 225.0 us, tensor pipe 85.0% against
+ *   86.6%); the stages freed only after the second multiply, waiting for
+ *   their own sends alone: 41.9-42.0 against 38.2, 594.8-595.3 against
+ *   587.0-587.1. The next tile's third k-tile then waits for that drain
+ *   and for its own copy after it;
+ *   half of C (columns 128-255) stored from registers beside the TMA
+ *   stores: 39.4-39.6 against 38.1-38.2, 586.9-588.0 against 582.8-583.1,
+ *   25.3-25.6 against 24.1-24.2 at 4096 x 4096 x 128; a quarter: 38.7-38.8,
+ *   584.9-585.0. Stores from registers leave the SM by the same way;
+ *   the sends by warps of their own (the producer warpgroup's warps 1 and
+ *   2, two named barriers a buffer), so that no consumer thread waits on a
+ *   send: 37.7 against 38.1-38.2 at 4096 x 4096 x 512, level at 6144^3,
+ *   8192^3, 3072^3 and 4096^3; the epilogue stayed at 4.55-4.58K clocks
+ *   at 4096^3, its waits for a read buffer growing to 400-510 a chunk.
+ * C in FP32 is 128 KB a tile; cuBLAS writes the same and runs the same
+ * tile and cluster at 4096^3. Only more buffers would shorten the drain,
+ * and the ring holds the rest of shared memory (3 stages starve it). */
 /* 128 x 192 and 128 x 224 tiles take 5 stages (of 40 and 44 KB), or 4
  * beside the buffers of TMA stores (32 KB: 5 would pass 227 KB). */
 constexpr int WS_NARROW_STAGES = 5, WS_NARROW_STORE_STAGES = 4, WS_STORE_BUFFERS = 2;
