@@ -23,6 +23,13 @@ static inline int hgemm_round_up(int x, int step)
     return (x + step - 1) / step * step;
 }
 
+/* K's tiles of 64 (HGEMM_TILE_K, which C code cannot see): what each cost
+ * below counts K in. */
+HGEMM_HOST_DEVICE static inline int hgemm_k_tiles(int k)
+{
+    return (k + 63) / 64;
+}
+
 /* How many slices of K a split-K rung cuts its work into, `tiles` tiles of
  * C on `sms` multiprocessors: enough tiles times slices to give every SM
  * one, each slice at least HGEMM_SPLIT_MIN_K_TILES k-tiles of 64 deep; 1
@@ -33,7 +40,7 @@ static inline int hgemm_round_up(int x, int step)
 #define HGEMM_SPLIT_MIN_K_TILES 4
 static inline int hgemm_split_count(long long tiles, int k, int sms, int enough)
 {
-    int k_tiles = (k + 63) / 64;
+    int k_tiles = hgemm_k_tiles(k);
     if (tiles >= enough) return 1;
     long long splits = sms / tiles, most = k_tiles / HGEMM_SPLIT_MIN_K_TILES;
     if (splits > most) splits = most;
@@ -169,7 +176,7 @@ static inline double hgemm_multicast_clocks(int m, int n, int k, int ld, int clu
     long long units = (long long)(((m + 127) / 128 + cluster - 1) / cluster) * ((n + width - 1) / width);
     long long clusters = slots / cluster, rounds = (units + clusters - 1) / clusters;
     double k_tile = fmax(hgemm_multiply_clocks(128, width), hgemm_copy_clocks(128.0 + width / cluster, ld));
-    return (double)rounds * ((k + 63) / 64 * k_tile + HGEMM_TILE_CHANGE_CLOCKS_PER_COLUMN * width);
+    return (double)rounds * (hgemm_k_tiles(k) * k_tile + HGEMM_TILE_CHANGE_CLOCKS_PER_COLUMN * width);
 }
 
 /* What a tile `width` wide costs a column, against 256 wide: each 32
@@ -215,7 +222,7 @@ static inline hgemm_multicast_shape hgemm_multicast_shape_for(int m, int n, int 
         double clocks = hgemm_multicast_clocks(m, n, k, ld, c.cluster, c.width, slots) * hgemm_narrower_cost(c.width);
         if (fewest == 0 || clocks < fewest) best = c, fewest = clocks;
     }
-    best.whole_k = best.cluster == 2 && (k + 63) / 64 <= HGEMM_WHOLE_K_TILES;
+    best.whole_k = best.cluster == 2 && hgemm_k_tiles(k) <= HGEMM_WHOLE_K_TILES;
     return best;
 }
 

@@ -233,7 +233,7 @@ static inline int hgemm_swap_ab_tall_slices(int m, int n, int k, int sms, int ro
         return 1;
     long long tiles = (n + rows - 1) / rows;
     int slices = 3 * 2 * tiles > 2LL * sms ? 1 : hgemm_split_count(tiles, k, sms, sms);
-    return (k + 63) / 64 / slices >= HGEMM_TALL_SLICE_MIN_K_TILES ? slices : 1;
+    return hgemm_k_tiles(k) / slices >= HGEMM_TALL_SLICE_MIN_K_TILES ? slices : 1;
 }
 
 /* The width of a tile that holds half of A's m rows: wgmma's step of 8
@@ -430,7 +430,7 @@ static inline int hgemm_swap_ab_narrow_two_across(int m, int n, int k, int ld, i
     long long tiles = (n + 127) / 128, blocks = tiles * 2;
     if (hgemm_swap_ab_rows(m, n, sms) != 128 || blocks > sms) return 0;
     double requests = hgemm_box_row_requests(ld);
-    int k_tiles = (k + 63) / 64, long_k = k_tiles > HGEMM_NARROW_TWO_ACROSS_MAX_K_TILES;
+    int k_tiles = hgemm_k_tiles(k), long_k = k_tiles > HGEMM_NARROW_TWO_ACROSS_MAX_K_TILES;
     int fast = hgemm_fast_dram(dram_bytes_per_clock, sms);
     int slices_cut = long_k && hgemm_swap_ab_tall_slices(m, n, k, sms, 128, width, 1, 1, 1, dram_bytes_per_clock) > 1;
     if (requests > 2 || (long_k && requests > 1.5))

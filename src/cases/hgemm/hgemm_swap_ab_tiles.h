@@ -222,7 +222,7 @@ static inline int hgemm_swap_ab_across(int m, int n, int k, int ld, int sms, dou
     if (m <= 128 || m > HGEMM_SWAP_ACROSS_MAX_M || hgemm_box_row_requests(ld) <= 1.5) return 0;
     int across_cluster = hgemm_swap_ab_across_cluster(n, slots2, slots4);
     if (!across_cluster) return 0;
-    int width = m <= 192 ? 192 : 224, k_tiles = (k + 63) / 64;
+    int width = m <= 192 ? 192 : 224, k_tiles = hgemm_k_tiles(k);
     double dram = hgemm_dram_clocks(n, dram_bytes_per_clock);
     double across = k_tiles * hgemm_k_tile_clocks(64 + hgemm_cluster_share(m, across_cluster), ld, 64, width, dram);
     /* the tiles the rules above give */
