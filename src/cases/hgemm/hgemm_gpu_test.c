@@ -69,6 +69,11 @@ int main(int argc, char **argv)
                             * clusters where 66 fit (on 132 SMs); 224 wide without
                             * TMA stores (C's rows not 16-byte multiples) */
                            "2200x4700x200", "1048x2499x66",
+                           /* its last chunks of C held in registers under the next
+                            * tile (HOLDS_C): 256 wide, 128 units, 2 a cluster, the
+                            * last tile row and column ragged; 11 k-tiles, and 5 (the
+                            * held chunks take all of the next tile's) */
+                           "2047x4095x641", "4001x2047x300",
                            /* the whole-K ring (2 k-tiles a tile), 224 and 192
                             * wide (1400x5380x72 above: 256) */
                            "2200x4700x100", "2305x2100x128",

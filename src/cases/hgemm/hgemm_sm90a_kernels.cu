@@ -378,7 +378,33 @@ extern "C" void hgemm_persistent(const hgemm_problem *p, cudaStream_t stream)
  *   at 4096^3, its waits for a read buffer growing to 400-510 a chunk.
  * C in FP32 is 128 KB a tile; cuBLAS writes the same and runs the same
  * tile and cluster at 4096^3. Only more buffers would shorten the drain,
- * and the ring holds the rest of shared memory (3 stages starve it). */
+ * and the ring holds the rest of shared memory (3 stages starve it).
+ * Then registers in place of buffers (HOLDS_C in the kernel; H200,
+ * 2026-11-29, a twenty-eighth session): where another tile follows, a
+ * consumer writes only chunks 0-2 of its tile at once; chunks 3-7 wait in
+ * 80 registers beside the next tile's 128 accumulators, and each is sent
+ * under one of the next tile's first 5 multiplies. The tensor core then
+ * waits for one buffer's read at a tile change, where it waited for six.
+ * One call, two rounds, us, against the rung before (ratio to cuBLAS in
+ * the same round): 176.2, 176.0 against 179.6, 179.9 at 4096^3 (1.020,
+ * 1.025 against 1.001, 1.002); 573.8, 573.0 against 580.0, 579.7 at
+ * 6144^3 (1.014, 1.016 against 1.004); 36.2 against 38.4 at 4096 x 4096 x
+ * 512; 27.7 against 30.7 at 4096 x 4096 x 320; a later call, 1.358 against
+ * 1.371 ms at 8192^3. Over five calls: 1.017-1.025 of cuBLAS at 4096^3
+ * where neither side throttled, 1.011-1.018 at 6144^3. Other counts,
+ * against 5 in the same call: 4 chunks (64 registers) 177.1 against
+ * 176.0-176.2 at 4096^3, level at 6144^3, 35.7 against 36.2 at 4096 x
+ * 4096 x 512 and 28.0 against 27.7 at 4096 x 4096 x 320; 6 (96 registers)
+ * spilled 100 bytes: 178.0-178.4 against 176.8, 576.4-577.2 against
+ * 572.9-573.7, 37.3 against 36.0. The held chunks sent every second
+ * k-tile, or from the second k-tile on: level at 6144^3 and 8192^3 (two
+ * calls). First tried, and not run: the next tile's first k-tiles on half
+ * of the accumulators' columns (m64n128 on columns 0-127) while the other
+ * half drains, then the other half. ptxas serialized every wgmma of the
+ * kernel (C7511, insufficient register resources): an m64n128 on the
+ * second half of an m64n256 accumulator does that alone, and reading
+ * accumulators across the loop of tiles injected a wait (C7517) even
+ * after wait_group 0, where a copy in plain registers does not. */
 /* 128 x 192 and 128 x 224 tiles take 5 stages (of 40 and 44 KB), or 4
  * beside the buffers of TMA stores (32 KB: 5 would pass 227 KB). */
 constexpr int WS_NARROW_STAGES = 5, WS_NARROW_STORE_STAGES = 4, WS_STORE_BUFFERS = 2;

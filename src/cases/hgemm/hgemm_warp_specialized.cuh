@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <type_traits>
+#include <utility>
 
 #include "harness/check/check.h"
 #include "harness/hardware/cluster_launch.cuh"
@@ -25,6 +26,14 @@ __device__ __forceinline__ void tma_load_tile(uint32_t stage, const CUtensorMap 
                                               uint64_t *full)
 {
     tma_load_2d(stage, &map, tile * HGEMM_TILE_K, row0, full);
+}
+
+/* f(std::integral_constant<int, I>) for each I in turn: a loop whose index
+ * can pick a template's chunk. */
+template <int... I, class F>
+__device__ __forceinline__ void for_each_index(std::integer_sequence<int, I...>, F &&f)
+{
+    (f(std::integral_constant<int, I>{}), ...);
 }
 
 /* ---- Rungs 7-9: warp specialization ------------------------------------------ */
@@ -405,6 +414,23 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
             place.t_end = k_slice_begin(place.work.split + 1, k_tiles, place.work.slices);
             return place;
         };
+        /* HOLDS_C (persistent_multicast's 256-wide tiles with two buffers
+         * a consumer): where another tile follows, a consumer writes only
+         * the first HELD_FIRST of its tile's 8 chunks of C at once; the
+         * last HELD_CHUNKS wait in registers (held, beside the next tile's
+         * accumulators) and go one a k-tile under the next tile's first
+         * multiplies. The tensor core then waits for one buffer's read at a
+         * tile change, not six: C leaves an SM at about 30 bytes a clock
+         * (hgemm_sm90a_kernels.cu, rung 10's notes), and a tile's C is 128
+         * KB. 5 chunks (80 registers) is the most that fits beside 128
+         * accumulators in 232: with 6, 100 bytes spilled. */
+        constexpr bool HOLDS_C = TMA_STORE && BN == 256 && ROW_GROUPS == 1 && STORE_BUFFERS < BN / WS_STORE_COLS;
+        constexpr int CHUNKS = BN / WS_STORE_COLS, HELD_CHUNKS = 5, HELD_FIRST = CHUNKS - HELD_CHUNKS;
+        constexpr int HELD_FLOATS = HELD_CHUNKS * WS_STORE_COLS / 2;
+        bool holding = false; /* held has chunks of C to store at held_row0, held_col0 */
+        int held_row0 = 0, held_col0 = 0;
+        float acc[ROW_GROUPS][COLS / 2], held[HOLDS_C ? HELD_FLOATS : 1];
+        uint32_t buffers = ring + STAGES * S::STAGE_BYTES + consumer * STORE_BUFFERS * WS_STORE_BUFFER_BYTES;
         ws_place next{};
         if (first < items) next = place_of(first);
         for (int item = first; item < items; item += step) {
@@ -419,13 +445,12 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
              * can be relaxed, before its stores (below). */
             bool last = item + step >= items, untold = BLOCKS > 1 && last && t_end - t_begin >= STAGES;
             bool placed = last;
-            float acc[ROW_GROUPS][COLS / 2];
+            int previous = -1, t_whole = t_begin;
 #pragma unroll
             for (int g = 0; g < ROW_GROUPS; ++g)
 #pragma unroll
                 for (int i = 0; i < COLS / 2; ++i) acc[g][i] = 0.0f;
-            int previous = -1;
-            for (int t = t_begin; t < t_end; ++t) {
+            auto multiply_k_tile = [&](int t) {
                 mbarrier_wait(&full[s], phase);
                 uint32_t stage = (uint32_t)s * S::STAGE_BYTES;
                 wgmma_fence();
@@ -435,6 +460,8 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
                                        wgmma_descriptor_advance(b_rows, stage));
                 wgmma_commit();
                 if (!placed) next = place_of(item + step), placed = true;
+            };
+            auto free_previous = [&](int t) {
                 /* The previous k-tile's multiply is done: its stage is
                  * free. Tried in swap_ab, not kept (H200, one call, two
                  * rounds, us, 2026-11-27): each stage freed once its own
@@ -461,7 +488,19 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
                 if (previous >= 0 && !(untold && t - 1 >= t_end - STAGES)) release(previous);
                 previous = s;
                 next_stage();
-            }
+            };
+            if constexpr (HOLDS_C)
+                if (holding) {
+                    for_each_index(std::make_integer_sequence<int, HELD_CHUNKS>{}, [&](auto index) {
+                        constexpr int i = decltype(index)::value;
+                        multiply_k_tile(t_begin + i);
+                        wgmma_store_through_tma<HELD_CHUNKS * WS_STORE_COLS, STORE_BUFFERS, i, i + 1>(
+                            c_map, buffers, 1 + consumer, held_row0, held_col0, held, sent);
+                        free_previous(t_begin + i);
+                    });
+                    holding = false, t_whole += HELD_CHUNKS;
+                }
+            for (int t = t_whole; t < t_end; ++t) multiply_k_tile(t), free_previous(t);
             wgmma_wait<0>();
             if (!placed) next = place_of(item + step);
             if (!untold) release(previous);
@@ -483,11 +522,20 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
             if constexpr (SUM_IN_CLUSTER)
                 wgmma_sum_slices_in_cluster<BN, TRANSPOSED_C, CONSUMERS>(ring, consumer, work.slices, c, m, store_n,
                                                                          c_row0, c_col0, acc[0]);
-            else if constexpr (TMA_STORE)
-                wgmma_store_through_tma<BN, STORE_BUFFERS>(
-                    c_map, ring + STAGES * S::STAGE_BYTES + consumer * STORE_BUFFERS * WS_STORE_BUFFER_BYTES,
-                    1 + consumer, c_row0, c_col0, acc[0], sent);
-            else
+            else if constexpr (TMA_STORE) {
+                if constexpr (HOLDS_C)
+                    holding = !last && next.t_end - next.t_begin >= HELD_CHUNKS;
+                if (holding) {
+#pragma unroll
+                    for (int i = 0; i < HELD_FLOATS; ++i) held[i] = acc[0][HELD_FIRST * WS_STORE_COLS / 2 + i];
+                    wgmma_store_through_tma<BN, STORE_BUFFERS, 0, HELD_FIRST>(c_map, buffers, 1 + consumer, c_row0,
+                                                                               c_col0, acc[0], sent);
+                    held_row0 = c_row0, held_col0 = c_col0 + HELD_FIRST * WS_STORE_COLS;
+                } else {
+                    wgmma_store_through_tma<BN, STORE_BUFFERS>(c_map, buffers, 1 + consumer, c_row0, c_col0, acc[0],
+                                                               sent);
+                }
+            } else
 #pragma unroll
                 for (int g = 0; g < ROW_GROUPS; ++g)
                     wgmma_store<COLS, TRANSPOSED_C>(work.slices == 1 ? c : partials + (size_t)work.split * m * n, m,

@@ -163,14 +163,15 @@ __device__ __forceinline__ void wgmma_write_chunk(uint32_t buffer, int chunk, co
  * 24 checks at 2200 x 4700 x 200 (224 wide, H100, 2026-11-28), and 2 of 48
  * at it and 1048 x 2499 x 66 in a second call, beside 0 of 48 with the
  * turns kept across tiles. compute-sanitizer never saw it: its tools run
- * the copies too slowly for a race. */
-template <int BN, int BUFFERS>
+ * the copies too slowly for a race. Chunks FIRST to END - 1 only, where
+ * a consumer stores a tile's chunks at different times (HOLDS_C). */
+template <int BN, int BUFFERS, int FIRST = 0, int END = BN / WS_STORE_COLS>
 __device__ __forceinline__ void wgmma_store_through_tma(const CUtensorMap &c_map, uint32_t buffers, int barrier,
                                                         int row0, int col0, const float (&acc)[BN / 2], int &sent)
 {
     bool sender = threadIdx.x % 128 == 0;
 #pragma unroll
-    for (int chunk = 0; chunk < BN / WS_STORE_COLS; ++chunk, ++sent) {
+    for (int chunk = FIRST; chunk < END; ++chunk, ++sent) {
         uint32_t buffer = buffers + (uint32_t)(sent % BUFFERS) * WS_STORE_BUFFER_BYTES;
         /* The send of BUFFERS chunks ago, from this buffer, has read it. */
         if (sender) bulk_wait<BUFFERS - 1, true>();
