@@ -397,8 +397,8 @@ extern "C" void hgemm_persistent(const hgemm_problem *p, cudaStream_t stream)
  * 4096 x 512 and 28.0 against 27.7 at 4096 x 4096 x 320; 6 (96 registers)
  * spilled 100 bytes: 178.0-178.4 against 176.8, 576.4-577.2 against
  * 572.9-573.7, 37.3 against 36.0. The held chunks sent every second
- * k-tile, or from the second k-tile on: level at 6144^3 and 8192^3 (two
- * calls). First tried, and not run: the next tile's first k-tiles on half
+ * k-tile, or from the second k-tile on: within 0.2% at 6144^3 and 8192^3
+ * (two calls). First tried, and not run: the next tile's first k-tiles on half
  * of the accumulators' columns (m64n128 on columns 0-127) while the other
  * half drains, then the other half. ptxas serialized every wgmma of the
  * kernel (C7511, insufficient register resources): an m64n128 on the
