@@ -445,7 +445,7 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
              * can be relaxed, before its stores (below). */
             bool last = item + step >= items, untold = BLOCKS > 1 && last && t_end - t_begin >= STAGES;
             bool placed = last;
-            int previous = -1, t_whole = t_begin;
+            int previous = -1, t_rest = t_begin; /* past the k-tiles that send held chunks */
 #pragma unroll
             for (int g = 0; g < ROW_GROUPS; ++g)
 #pragma unroll
@@ -498,9 +498,9 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
                             c_map, buffers, 1 + consumer, held_row0, held_col0, held, sent);
                         free_previous(t_begin + i);
                     });
-                    holding = false, t_whole += HELD_CHUNKS;
+                    holding = false, t_rest += HELD_CHUNKS;
                 }
-            for (int t = t_whole; t < t_end; ++t) multiply_k_tile(t), free_previous(t);
+            for (int t = t_rest; t < t_end; ++t) multiply_k_tile(t), free_previous(t);
             wgmma_wait<0>();
             if (!placed) next = place_of(item + step);
             if (!untold) release(previous);
