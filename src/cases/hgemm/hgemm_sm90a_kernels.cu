@@ -404,7 +404,22 @@ extern "C" void hgemm_persistent(const hgemm_problem *p, cudaStream_t stream)
  * kernel (C7511, insufficient register resources): an m64n128 on the
  * second half of an m64n256 accumulator does that alone, and reading
  * accumulators across the loop of tiles injected a wait (C7517) even
- * after wait_group 0, where a copy in plain registers does not. */
+ * after wait_group 0, where a copy in plain registers does not.
+ * Tried after it, all level (H200, 2026-11-29, a twenty-ninth session; one
+ * call each, us at 6144^3 against this rung in the same call): the tile
+ * change's first three chunks written at once, the third into this
+ * consumer's rows of A in the last k-tile's stage (released under the next
+ * tile's second multiply), 564.5-565.6 against 563.1-565.1, three rounds;
+ * chunks 0-1 at once, chunk 2 as before, 563.8-564.6; the second consumer
+ * started 1200 or 2500 clocks after its first k-tile's bytes, 576.4-577.9
+ * and 576.7-577.6 against 576.2-576.9 (the producer's timeline below saw
+ * the lag at a block's first tile and not at its second). A timeline
+ * (clock64 and globaltimer, a scratch build) of this rung at 6144^3: 916K
+ * clocks in 566 us, 1619 MHz where the card's top clock is 1980 (its power
+ * limit holds it there); a tile 100.5-101.5K clocks, against 98.3K for 96
+ * k-tiles at the tensor core's rate; the producer saw a stage freed every
+ * 1024 clocks mid-tile, and the next tile's first stage 4.5-4.7K clocks
+ * after the last tile's last (one k-tile's multiply of it). */
 /* 128 x 192 and 128 x 224 tiles take 5 stages (of 40 and 44 KB), or 4
  * beside the buffers of TMA stores (32 KB: 5 would pass 227 KB). */
 constexpr int WS_NARROW_STAGES = 5, WS_NARROW_STORE_STAGES = 4, WS_STORE_BUFFERS = 2;
@@ -454,7 +469,14 @@ constexpr int WS_WHOLE_K_STAGES = HGEMM_WHOLE_K_TILES, WS_WHOLE_K_STORE_BUFFERS 
  * narrower tiles take most of what the whole rounds save. A split of this
  * kind fires only where some count of unit rows fills whole rounds (not at
  * 4096^3 or 8192^3, both level), so a second launch and two more tensor
- * maps were not kept for it. */
+ * maps were not kept for it. Its bound again on the build that holds C in
+ * registers (H200, 2026-11-29, one call, two rounds): 5632 x 6144 x 6144
+ * (the 22 unit rows, 8 rounds of 66 clusters) 513.3-514.1 us plus 512 x
+ * 6144 x 6144 (192 wide, one round) 52.7-52.9 us make 566.0-567.0 against
+ * 568.3-569.3 for 6144^3 whole: 0.4% before the second launch's own
+ * start. A round of all 132 SMs took 64.2 us against 63.2 us on 128: at
+ * this size the card runs at its power limit, which takes back most of
+ * what 4 more SMs bring. */
 template <int BN, int CLUSTER>
 static int multicast_blocks(const hgemm_problem *p)
 {

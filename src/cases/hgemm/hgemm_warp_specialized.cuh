@@ -99,7 +99,14 @@ __device__ __forceinline__ int k_slice_begin(int slice, int k_tiles, int slices)
  * persistent level to 0.5% faster; level at 3072^3 and 3000^3, 355
  * against 358 us at 5120^3. Groups of 32 tile rows (an earlier call,
  * beside 16): level at 4096^3, 585.6, 588.0 against 581.9, 583.4 us at
- * 6144^3. */
+ * 6144^3. Also level (H200, one call, two or three rounds, 2026-11-29):
+ * every second group walking its columns from the right, so that its first
+ * round reads the B panels of the round before, 572.6-573.1 against
+ * 572.7-574.2 us at 6144^3, 1358-1361 against 1357 us at 8192^3; every
+ * second round of a persistent block walking its K backwards, so that the
+ * next round's shared A panels start where the L2 last held them,
+ * 562.5-562.8 against 563.3-563.9 us at 6144^3 (a second call), level at
+ * 8192^3 and 4096^3 (and 12 bytes spilled). */
 constexpr int WS_PRODUCER_REGISTERS = 40, WS_GROUP_M = 16;
 
 /* The units a group spans in tile rows: WS_GROUP_M / CLUSTER, but one for
