@@ -405,21 +405,24 @@ extern "C" void hgemm_persistent(const hgemm_problem *p, cudaStream_t stream)
  * second half of an m64n256 accumulator does that alone, and reading
  * accumulators across the loop of tiles injected a wait (C7517) even
  * after wait_group 0, where a copy in plain registers does not.
- * Tried after it, all level (H200, 2026-11-29, a twenty-ninth session; one
- * call each, us at 6144^3 against this rung in the same call): the tile
+ * Tried after it (H200, 2026-11-29, a twenty-ninth session; one call
+ * each, us at 6144^3 against this rung in the same call). Level: the tile
  * change's first three chunks written at once, the third into this
  * consumer's rows of A in the last k-tile's stage (released under the next
  * tile's second multiply), 564.5-565.6 against 563.1-565.1, three rounds;
  * chunks 0-1 at once, chunk 2 as before, 563.8-564.6; the second consumer
  * started 1200 or 2500 clocks after its first k-tile's bytes, 576.4-577.9
  * and 576.7-577.6 against 576.2-576.9 (the producer's timeline below saw
- * the lag at a block's first tile and not at its second). A timeline
- * (clock64 and globaltimer, a scratch build) of this rung at 6144^3: 916K
- * clocks in 566 us, 1619 MHz where the card's top clock is 1980 (its power
- * limit holds it there); a tile 100.5-101.5K clocks, against 98.3K for 96
- * k-tiles at the tensor core's rate; the producer saw a stage freed every
- * 1024 clocks mid-tile, and the next tile's first stage 4.5-4.7K clocks
- * after the last tile's last (one k-tile's multiply of it). */
+ * the lag at a block's first tile and not at its second). Lost: the held
+ * chunks stored from registers (st.global) under the next tile's first
+ * multiplies, not through shared memory, 584.5-586.6 against 577.6-578.7.
+ * A timeline (clock64 and globaltimer, a scratch build) of this rung at
+ * 6144^3: 916K clocks in 566 us, 1619 MHz where the card's top clock is
+ * 1980 (its power limit holds it there); a tile 100.5-101.5K clocks,
+ * against 98.3K for 96 k-tiles at the tensor core's rate; the producer saw
+ * a stage freed every 1024 clocks mid-tile, and the next tile's first
+ * stage 4.5-4.7K clocks after the last tile's last (one k-tile's multiply
+ * of it). */
 /* 128 x 192 and 128 x 224 tiles take 5 stages (of 40 and 44 KB), or 4
  * beside the buffers of TMA stores (32 KB: 5 would pass 227 KB). */
 constexpr int WS_NARROW_STAGES = 5, WS_NARROW_STORE_STAGES = 4, WS_STORE_BUFFERS = 2;
