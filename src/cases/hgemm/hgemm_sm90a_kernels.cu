@@ -422,7 +422,11 @@ extern "C" void hgemm_persistent(const hgemm_problem *p, cudaStream_t stream)
  * against 98.3K for 96 k-tiles at the tensor core's rate; the producer saw
  * a stage freed every 1024 clocks mid-tile, and the next tile's first
  * stage 4.5-4.7K clocks after the last tile's last (one k-tile's multiply
- * of it). */
+ * of it). From a consumer (a scratch build holding 4 chunks, whose
+ * registers leave room for the clock): chunks 0-3 sent 2.15-2.2K clocks
+ * after the last multiply, the next tile's first multiply 0.6K after that
+ * (the item's bookkeeping and 128 accumulators zeroed by both consumers at
+ * once), and the k-tiles that send held chunks at 1024 clocks each. */
 /* 128 x 192 and 128 x 224 tiles take 5 stages (of 40 and 44 KB), or 4
  * beside the buffers of TMA stores (32 KB: 5 would pass 227 KB). */
 constexpr int WS_NARROW_STAGES = 5, WS_NARROW_STORE_STAGES = 4, WS_STORE_BUFFERS = 2;
