@@ -413,7 +413,9 @@ extern "C" void hgemm_persistent(const hgemm_problem *p, cudaStream_t stream)
  * chunks 0-1 at once, chunk 2 as before, 563.8-564.6; the second consumer
  * started 1200 or 2500 clocks after its first k-tile's bytes, 576.4-577.9
  * and 576.7-577.6 against 576.2-576.9 (the producer's timeline below saw
- * the lag at a block's first tile and not at its second). Lost: the held
+ * the lag at a block's first tile and not at its second); no accumulators
+ * zeroed, each item's first k-step with wgmma's scale-d false instead (a
+ * predicate), 567.0-567.9 against 567.5-568.4. Lost: the held
  * chunks stored from registers (st.global) under the next tile's first
  * multiplies, not through shared memory, 584.5-586.6 against 577.6-578.7.
  * A timeline (clock64 and globaltimer, a scratch build) of this rung at
