@@ -102,7 +102,7 @@ __device__ __forceinline__ int k_slice_begin(int slice, int k_tiles, int slices)
  * 6144^3. Also level (H200, one call, two or three rounds, 2026-11-29):
  * every second group walking its columns from the right, so that its first
  * round reads the B panels of the round before, 572.6-573.1 against
- * 572.7-574.2 us at 6144^3, 1358-1361 against 1357 us at 8192^3; every
+ * 572.7-574.2 us at 6144^3, 1358-1361 against 1356-1357 us at 8192^3; every
  * second round of a persistent block walking its K backwards, so that the
  * next round's shared A panels start where the L2 last held them,
  * 562.5-562.8 against 563.3-563.9 us at 6144^3 (a second call), level at
