@@ -382,7 +382,8 @@ static void *create(const ladder_size *size, ladder_status *status, char *err, s
         p->cluster8_blocks = hgemm_swap_ab_pair_blocks(p);
     }
     p->multicast = hgemm_multicast_shape_for(p->m, p->n, p->k, p->ld, p->cluster_blocks,
-                                             p->c_map_encoded ? p->cluster4_blocks : 0);
+                                             p->c_map_encoded ? p->cluster4_blocks : 0,
+                                             p->c_map_encoded ? p->cluster_blocks : 0);
     if (s->maps_encoded && hgemm_swap_ab_width(p->m)) {
         hgemm_swap_ab_shape shape = hgemm_swap_ab_shape_for(p->m, p->n, p->k, p->ld, s->sms, stream_bytes,
                                                             p->cluster_blocks, p->cluster4_blocks,

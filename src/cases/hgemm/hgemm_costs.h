@@ -188,12 +188,45 @@ static inline double hgemm_narrower_cost(int width)
     return 1 + (width < 256 ? (256 - width) / 32.0 * 0.025 : 0);
 }
 
-/* persistent_multicast's shape: blocks a cluster, tile width, and
- * whether a tile's K fits in a ring of HGEMM_WHOLE_K_TILES stages
- * (hgemm_multicast_shape_for). */
+/* persistent_multicast's shape: blocks a cluster, tile rows (128, or 256:
+ * hgemm_tall_clocks) and width, and whether a tile's K fits in a ring of
+ * HGEMM_WHOLE_K_TILES stages (hgemm_multicast_shape_for). */
 typedef struct hgemm_multicast_shape {
-    int cluster, width, whole_k;
+    int cluster, rows, width, whole_k;
 } hgemm_multicast_shape;
+
+/* persistent_multicast's 256 x 192 tiles: a ring of HGEMM_TALL_STAGES
+ * stages of 56 KB; a consumer's second row group is stored under the next
+ * tile's first HGEMM_TALL_STAGES k-tiles, so a tile with fewer than twice
+ * as many does not take them. */
+#define HGEMM_TALL_STAGES 3
+
+/* A tile change of the 256 x 192 tiles: 192 KB of C a block where 128 x 256
+ * has 128 KB, and fewer registers to hold it in (a producer's timeline at
+ * 6144^3, H200: 6.2K clocks past the k-tiles' own against 3.3K), about 45
+ * clocks a column. */
+#define HGEMM_TALL_TILE_CHANGE_CLOCKS (45 * 192)
+
+/* What the 256 x 192 tiles' clocks count for against 128 x 256 tiles':
+ * a k-tile brings 128 rows of A (the pair shares its 256) and 192 of B a
+ * block, 320 rows for 256 x 192 products where 128 x 256 brings 256 for 128
+ * x 256: a sixth fewer L2 bytes a FLOP. At the power limit that is clock:
+ * Nsight Compute at 6144^3 on an H200, 1658 against 1618 MHz, 88.4M
+ * against 105.7M L2 sectors read; the kernel 0.8% faster where these clocks
+ * counted it 1.1% slower. */
+#define HGEMM_TALL_COST 0.98
+
+/* Clocks persistent_multicast spends on C = A B^T in 256 x 192 tiles, in
+ * pairs side by side along N that share A's tile (each block brings half
+ * of it), on `slots` resident blocks: as hgemm_multicast_clocks, a unit
+ * two tiles. */
+static inline double hgemm_tall_clocks(int m, int n, int k, int ld, int slots)
+{
+    long long units = (long long)((m + 255) / 256) * (((n + 191) / 192 + 1) / 2);
+    long long clusters = slots / 2, rounds = (units + clusters - 1) / clusters;
+    double k_tile = fmax(hgemm_multiply_clocks(256, 192), hgemm_copy_clocks(128.0 + 192, ld));
+    return (double)rounds * (hgemm_k_tiles(k) * k_tile + HGEMM_TALL_TILE_CHANGE_CLOCKS);
+}
 
 /* K of 128 or less: 2 k-tiles a tile. A ring that deep leaves room beside
  * it for all of a tile's C (hgemm_sm90a_kernels.cu, WS_WHOLE_K_STORE_BUFFERS),
@@ -204,15 +237,20 @@ typedef struct hgemm_multicast_shape {
  * resident blocks, 0 where none fits) and tile width (256, 224 or 192): the
  * fewest hgemm_multicast_clocks, each counted hgemm_narrower_cost longer
  * for a narrower tile; ties keep the earlier of {2, 256}, {2, 224},
- * {2, 192}, {4, 256}, ... Where rows start on 128-byte lines, the multiply
+ * {2, 192}, {4, 256}, ... Then 256 x 192 tiles in pairs (`tall_slots`
+ * blocks resident, 0 without C's tensor map) where hgemm_tall_clocks,
+ * counted HGEMM_TALL_COST, are fewer still: 6144^3 on 132 SMs makes 6
+ * rounds of them, 9 of 128 x 256. Where rows start on 128-byte lines, the multiply
  * is the longer and the clusters of 2 keep what the rounds give: 3072^3 on
  * 132 SMs makes 2.18 waves of 128 x 256 tiles, 2.91 of 128 x 192. Where
  * they do not, the copies are (3000^3: 2.25 requests a row), and a cluster
  * of 4 sends a quarter of B's tile a block, not a half, on fewer SMs (120
  * of 132 on an H100). Twos of 2 k-tiles or fewer take the whole-K ring. */
-static inline hgemm_multicast_shape hgemm_multicast_shape_for(int m, int n, int k, int ld, int slots2, int slots4)
+static inline hgemm_multicast_shape hgemm_multicast_shape_for(int m, int n, int k, int ld, int slots2, int slots4,
+                                                              int tall_slots)
 {
-    static const hgemm_multicast_shape candidates[6] = {{2, 256}, {2, 224}, {2, 192}, {4, 256}, {4, 224}, {4, 192}};
+    static const hgemm_multicast_shape candidates[6] = {{2, 128, 256}, {2, 128, 224}, {2, 128, 192},
+                                                        {4, 128, 256}, {4, 128, 224}, {4, 128, 192}};
     hgemm_multicast_shape best = candidates[0];
     double fewest = 0;
     for (int i = 0; i < 6; ++i) {
@@ -221,6 +259,11 @@ static inline hgemm_multicast_shape hgemm_multicast_shape_for(int m, int n, int 
         if (slots < c.cluster) continue;
         double clocks = hgemm_multicast_clocks(m, n, k, ld, c.cluster, c.width, slots) * hgemm_narrower_cost(c.width);
         if (fewest == 0 || clocks < fewest) best = c, fewest = clocks;
+    }
+    if (tall_slots >= 2 && hgemm_k_tiles(k) >= 2 * HGEMM_TALL_STAGES &&
+        hgemm_tall_clocks(m, n, k, ld, tall_slots) * HGEMM_TALL_COST < fewest) {
+        hgemm_multicast_shape tall = {2, 256, 192, 0};
+        return tall;
     }
     best.whole_k = best.cluster == 2 && hgemm_k_tiles(k) <= HGEMM_WHOLE_K_TILES;
     return best;

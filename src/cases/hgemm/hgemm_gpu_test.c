@@ -166,7 +166,14 @@ int main(int argc, char **argv)
                            /* split_k's and swap_ab's 132 slices of one tile: each
                             * thread of the sum by eight groups adds 16 or 17: the
                             * loop unrolled by 16 and its rest */
-                           "64x64x40000"};
+                           "64x64x40000",
+                           /* persistent_multicast's 256 x 192 tiles in pairs (on 132
+                            * SMs): 3 rounds, 7 k-tiles (a consumer's second row
+                            * group stored under the next tile's first 3, the last
+                            * k-tile 16 deep), the last tile row 160 of 256 and the
+                            * last tile 84 wide; 2 rounds, the last pair's second
+                            * tile past N; one round (no tile change) */
+                           "4000x4500x400", "2900x4000x1000", "1000x6000x400"};
     const char *const *chosen = sizes;
     size_t count = sizeof sizes / sizeof sizes[0];
     if (argc > 1) chosen = (const char *const *)argv + 1, count = (size_t)argc - 1;

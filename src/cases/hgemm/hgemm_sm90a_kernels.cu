@@ -518,8 +518,28 @@ static void launch_multicast(const hgemm_problem *p, const CUtensorMap &b_share,
     launch_warp_specialized<BN, STORE_STAGES, true, CLUSTER, WS_STORE_BUFFERS>(p, b_share, 1, blocks, stream);
 }
 
+/* The 256 x 192 tiles (HGEMM_TALL_STAGES stages of 56 KB, 3 buffers a
+ * consumer: 216 KB) in pairs side by side along N that share A's tile,
+ * each block bringing 128 of its 256 rows into both (a_rows128's box). Its
+ * two consumers take 128 rows each, in two row groups (the kernel's
+ * HOLDS_ROWS). */
+constexpr int WS_TALL_STORE_BUFFERS = 3;
+typedef ws_shape<192, HGEMM_TALL_STAGES, 2, WS_TALL_STORE_BUFFERS, 2, true> ws_tall_shape;
+
+static void launch_multicast_tall(const hgemm_problem *p, cudaStream_t stream)
+{
+    long long units = (long long)hgemm_ceil_div(p->m, 256) * hgemm_ceil_div(hgemm_ceil_div(p->n, 192), 2);
+    int blocks = 2 * hgemm_balanced_clusters(units, p->cluster_blocks / 2);
+    launch_warp_specialized<192, HGEMM_TALL_STAGES, true, 1, false, 2, WS_TALL_STORE_BUFFERS, 2, false, 2, true>(
+        p->a_rows128, p->b_rows192, p->c, p->partials, p->m, p->n, p->k, 1, 0, blocks, stream, &p->c_cols32);
+}
+
 extern "C" void hgemm_persistent_multicast(const hgemm_problem *p, cudaStream_t stream)
 {
+    if (p->multicast.rows == 256) {
+        launch_multicast_tall(p, stream);
+        return;
+    }
     bool fours = p->multicast.cluster == 4;
     switch (p->multicast.width) {
     case 192:
@@ -569,6 +589,6 @@ extern "C" size_t hgemm_sm90a_shared_bytes(hgemm_launcher *rung)
                          ws_shape<224, WS_WHOLE_K_STAGES, 2, WS_WHOLE_K_STORE_BUFFERS>::SHARED_BYTES,
                          ws_shape<192, WS_WHOLE_K_STAGES, 2, WS_WHOLE_K_STORE_BUFFERS>::SHARED_BYTES,
                          ws_shape<256, WS_256_STAGES>::SHARED_BYTES, ws_shape<224, WS_NARROW_STAGES>::SHARED_BYTES,
-                         ws_shape<192, WS_NARROW_STAGES>::SHARED_BYTES});
+                         ws_shape<192, WS_NARROW_STAGES>::SHARED_BYTES, ws_tall_shape::SHARED_BYTES});
     return hgemm_skinny_shared_bytes(rung);
 }

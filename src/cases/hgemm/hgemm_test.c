@@ -226,20 +226,30 @@ static void test_multicast_shape(void)
                 4 * (47 * 176 * 2.25 / 0.44 + 18 * 192)) < 1e-6);
     /* 256 wide: 72 units, 3 rounds of the multiply, 1024 clocks (copies 982) */
     EXPECT(hgemm_multicast_clocks(3000, 3000, 3000, 3000, 4, 256, 120) == 3 * (47 * 1024 + 18 * 256));
+    /* 256 x 192 in pairs: 384 units on 66 pairs, 6 rounds of the multiply (copies 727) */
+    EXPECT(hgemm_tall_clocks(6144, 6144, 6144, 6144, 132) == 6 * (96 * 1536 + 45 * 192));
     /* rows on the grid, in twos: 4 rounds of the multiply (copies 582) */
     EXPECT(hgemm_multicast_clocks(4096, 4096, 4096, 4096, 2, 256, 132) == 4 * (64 * 1024 + 18 * 256));
-#define SHAPE(m, n, k, slots2, slots4, blocks, wide)                                                               \
+    /* slots4 0 stands for no C tensor map here, which the 256-row tiles need too */
+#define SHAPE_ROWS(m, n, k, slots2, slots4, blocks, tile_rows, wide)                                               \
     do {                                                                                                           \
-        hgemm_multicast_shape s = hgemm_multicast_shape_for(m, n, k, hgemm_ld(k), slots2, slots4);                   \
-        EXPECTF(s.cluster == (blocks) && s.width == (wide), "%dx%dx%d: %d x %d", m, n, k, s.cluster, s.width);    \
+        hgemm_multicast_shape s =                                                                                  \
+            hgemm_multicast_shape_for(m, n, k, hgemm_ld(k), slots2, slots4, slots4 ? slots2 : 0);                 \
+        EXPECTF(s.cluster == (blocks) && s.rows == (tile_rows) && s.width == (wide), "%dx%dx%d: %d x %d x %d", m, \
+                n, k, s.cluster, s.rows, s.width);                                                                 \
     } while (0)
+#define SHAPE(m, n, k, slots2, slots4, blocks, wide) SHAPE_ROWS(m, n, k, slots2, slots4, blocks, 128, wide)
     /* rows on the 128-byte grid: twos, narrower where the waves fill better */
     SHAPE(3072, 3072, 3072, 132, 120, 2, 192); /* 288 tiles of 256: 2.18 waves; 384 of 192: 2.91 */
     SHAPE(5120, 5120, 5120, 132, 120, 2, 224); /* 800 tiles of 256: 7 rounds, 6.06 full; 920 of 224: 6.97 */
     SHAPE(4096, 4096, 4096, 132, 120, 2, 256);
     SHAPE(8192, 8192, 8192, 132, 120, 2, 256);
-    SHAPE(6144, 6144, 6144, 132, 120, 2, 256); /* both fill 0.97 */
-    SHAPE(2305, 2100, 4096, 132, 120, 2, 192);
+    /* 6 rounds of 256 x 192 tiles in pairs, 9 of 128 x 256 (both fill 0.97) */
+    SHAPE_ROWS(6144, 6144, 6144, 132, 120, 2, 256, 192);
+    SHAPE(6144, 6144, 6144, 132, 0, 2, 256);   /* without C's tensor map */
+    SHAPE(6144, 6144, 512, 132, 120, 2, 256);  /* short K: the tile changes decide */
+    SHAPE(6144, 6144, 320, 132, 120, 2, 256);  /* 5 k-tiles: none to multiply ahead under C's stores */
+    SHAPE_ROWS(2305, 2100, 4096, 132, 120, 2, 256, 192); /* 1 round of 60 pairs; 2 of 110 units 192 wide */
     /* rows off it: fours where the copies' time and the rounds allow */
     SHAPE(3000, 3000, 3000, 132, 120, 4, 224); /* 84 units on 28 of 30 clusters: 3 rounds, as 72 of 256 */
     SHAPE(5000, 5000, 5000, 132, 120, 4, 256);
@@ -258,14 +268,15 @@ static void test_multicast_shape(void)
     SHAPE(2200, 4700, 100, 132, 120, 2, 224);
     SHAPE(2305, 2100, 128, 132, 120, 2, 192);
 #undef SHAPE
+#undef SHAPE_ROWS
     /* the whole-K ring: twos of 2 k-tiles or fewer */
-    EXPECT(hgemm_multicast_shape_for(4096, 4096, 128, 128, 132, 120).whole_k);
-    EXPECT(hgemm_multicast_shape_for(4096, 4096, 64, 64, 132, 120).whole_k);
-    EXPECT(hgemm_multicast_shape_for(1400, 5380, 72, 72, 132, 120).whole_k);
-    EXPECT(!hgemm_multicast_shape_for(4096, 4096, 130, 136, 132, 120).whole_k); /* 3 k-tiles */
-    EXPECT(!hgemm_multicast_shape_for(4096, 4096, 4096, 4096, 132, 120).whole_k);
+    EXPECT(hgemm_multicast_shape_for(4096, 4096, 128, 128, 132, 120, 132).whole_k);
+    EXPECT(hgemm_multicast_shape_for(4096, 4096, 64, 64, 132, 120, 132).whole_k);
+    EXPECT(hgemm_multicast_shape_for(1400, 5380, 72, 72, 132, 120, 132).whole_k);
+    EXPECT(!hgemm_multicast_shape_for(4096, 4096, 130, 136, 132, 120, 132).whole_k); /* 3 k-tiles */
+    EXPECT(!hgemm_multicast_shape_for(4096, 4096, 4096, 4096, 132, 120, 132).whole_k);
     /* fours keep their ring: only twos have the room */
-    hgemm_multicast_shape fours = hgemm_multicast_shape_for(4096, 4096, 128, 128, 0, 120);
+    hgemm_multicast_shape fours = hgemm_multicast_shape_for(4096, 4096, 128, 128, 0, 120, 0);
     EXPECT(fours.cluster == 4 && !fours.whole_k);
 }
 

@@ -148,18 +148,19 @@ __host__ __device__ constexpr int ws_group_units(bool transposed_c, int cluster,
  * counts in local memory in clusters of eight (hgemm_sass_test); and
  * without setmaxnreg at all those kernels ran up to 15% slower (H200:
  * swap_ab 17.0 against 14.4 us at 16 x 4096 x 4096). */
-template <int BN, int STAGES, int CONSUMERS = 2, int STORE_BUFFERS = 0, int ROW_GROUPS = 1>
+template <int BN, int STAGES, int CONSUMERS = 2, int STORE_BUFFERS = 0, int ROW_GROUPS = 1, bool SPLIT_ROWS = false>
 struct ws_shape {
-    static_assert(ROW_GROUPS == 1 || BN % (8 * CONSUMERS) == 0, "each consumer's columns a wgmma width");
-    static constexpr int BM = 64 * (ROW_GROUPS > 1 ? ROW_GROUPS : CONSUMERS), THREADS = 128 * (1 + CONSUMERS);
+    static_assert(ROW_GROUPS == 1 || SPLIT_ROWS || BN % (8 * CONSUMERS) == 0, "each consumer's columns a wgmma width");
+    static constexpr bool SPLIT_COLS = ROW_GROUPS > 1 && !SPLIT_ROWS;
+    static constexpr int BM = 64 * ROW_GROUPS * (SPLIT_COLS ? 1 : CONSUMERS), THREADS = 128 * (1 + CONSUMERS);
     /* A consumer's share of the tile starts at row consumer_row0 and column
      * consumer_col0, and is CONSUMER_COLS wide. */
-    static constexpr int CONSUMER_COLS = ROW_GROUPS > 1 ? BN / CONSUMERS : BN;
-    static __device__ __forceinline__ int consumer_row0(int consumer) { return ROW_GROUPS > 1 ? 0 : 64 * consumer; }
-    static __device__ __forceinline__ int consumer_col0(int consumer)
+    static constexpr int CONSUMER_COLS = SPLIT_COLS ? BN / CONSUMERS : BN;
+    static __device__ __forceinline__ int consumer_row0(int consumer)
     {
-        return ROW_GROUPS > 1 ? CONSUMER_COLS * consumer : 0;
+        return SPLIT_COLS ? 0 : 64 * ROW_GROUPS * consumer;
     }
+    static __device__ __forceinline__ int consumer_col0(int consumer) { return SPLIT_COLS ? CONSUMER_COLS * consumer : 0; }
     static constexpr int PRODUCER_REGISTERS = CONSUMERS == 1 ? 64 : WS_PRODUCER_REGISTERS;
     static constexpr int CONSUMER_REGISTERS = CONSUMERS == 3 ? 152 : 232;
     static constexpr int A_BYTES = BM * HGEMM_ROW_BYTES, STAGE_BYTES = (BM + BN) * HGEMM_ROW_BYTES;
@@ -199,7 +200,7 @@ __host__ __device__ __forceinline__ int ws_tile_cols(int n)
 }
 
 template <int BN, int STAGES, bool PERSISTENT, int CLUSTER, bool TRANSPOSED_C = false, int CONSUMERS = 2,
-          int STORE_BUFFERS = 0, int PAIR = 1, bool SUM_IN_CLUSTER = false, int ROW_GROUPS = 1>
+          int STORE_BUFFERS = 0, int PAIR = 1, bool SUM_IN_CLUSTER = false, int ROW_GROUPS = 1, bool SPLIT_ROWS = false>
 __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
     warp_specialized_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
                             const __grid_constant__ CUtensorMap c_map, float *__restrict__ c,
@@ -209,8 +210,8 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
     constexpr int BLOCKS = CLUSTER * PAIR;
     constexpr bool TMA_STORE = STORE_BUFFERS > 0;
     static_assert(!TMA_STORE || !TRANSPOSED_C, "TMA stores write C's tiles as they are");
-    typedef ws_shape<BN, STAGES, CONSUMERS, STORE_BUFFERS, ROW_GROUPS> S;
-    static_assert(ROW_GROUPS == 1 || (!TMA_STORE && !SUM_IN_CLUSTER), "consumers split by columns store from registers");
+    typedef ws_shape<BN, STAGES, CONSUMERS, STORE_BUFFERS, ROW_GROUPS, SPLIT_ROWS> S;
+    static_assert(!S::SPLIT_COLS || (!TMA_STORE && !SUM_IN_CLUSTER), "consumers split by columns store from registers");
     static_assert(!SUM_IN_CLUSTER || (BLOCKS == 1 && PERSISTENT && !TMA_STORE &&
                                       STAGES * S::STAGE_BYTES >= CONSUMERS * BN * 256),
                   "a cluster of slices: one tile's, its products in the ring");
@@ -436,6 +437,22 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
         constexpr int HELD_FLOATS = HELD_CHUNKS * WS_STORE_COLS / 2;
         bool holding = false; /* held has chunks of C to store at held_row0, held_col0 */
         int held_row0 = 0, held_col0 = 0;
+        /* HOLDS_ROWS (persistent_multicast's 256 x 192 tiles: two row
+         * groups a consumer, 192 accumulators, none to spare for held): where
+         * another tile follows, a consumer stores its first row group's C,
+         * then multiplies the next tile's first STAGES k-tiles for that row
+         * group alone while its second row group's C goes out, two chunks
+         * under each; the next item opens with the second row group's
+         * multiplies of those stages (rows_ahead), which it then frees. The
+         * tensor core waits for the first row group's stores alone, not for
+         * the whole tile's C (192 KB a block, at about 30 bytes a clock; 48
+         * KB of buffers beside 3 stages of 56 KB). No accumulator is zeroed:
+         * each row group's first k-step of an item overwrites them (wgmma's
+         * scale-d 0); zeros written while the other row group's multiplies
+         * are in flight would serialize every wgmma of the kernel (ptxas
+         * C7515). */
+        constexpr bool HOLDS_ROWS = TMA_STORE && ROW_GROUPS == 2 && !S::SPLIT_COLS;
+        bool rows_ahead = false;
         float acc[ROW_GROUPS][COLS / 2], held[HOLDS_C ? HELD_FLOATS : 1];
         uint32_t buffers = ring + STAGES * S::STAGE_BYTES + consumer * STORE_BUFFERS * WS_STORE_BUFFER_BYTES;
         ws_place next{};
@@ -453,21 +470,29 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
             bool last = item + step >= items, untold = BLOCKS > 1 && last && t_end - t_begin >= STAGES;
             bool placed = last;
             int previous = -1, t_rest = t_begin; /* past the k-tiles that send held chunks */
+            if constexpr (!HOLDS_ROWS)
 #pragma unroll
-            for (int g = 0; g < ROW_GROUPS; ++g)
+                for (int g = 0; g < ROW_GROUPS; ++g)
 #pragma unroll
-                for (int i = 0; i < COLS / 2; ++i) acc[g][i] = 0.0f;
-            auto multiply_k_tile = [&](int t) {
+                    for (int i = 0; i < COLS / 2; ++i) acc[g][i] = 0.0f;
+            /* row group g's multiply of the stage at `stage` bytes into the ring */
+            auto multiply_rows = [&](auto group, auto overwrite, uint32_t stage) {
+                constexpr int g = decltype(group)::value;
+                wgmma_k_tile<COLS, decltype(overwrite)::value>(
+                    acc[g], wgmma_descriptor_advance(a_rows, stage + g * 64 * HGEMM_ROW_BYTES),
+                    wgmma_descriptor_advance(b_rows, stage));
+            };
+            auto multiply_k_tile = [&](int t, auto overwrite) {
                 mbarrier_wait(&full[s], phase);
                 uint32_t stage = (uint32_t)s * S::STAGE_BYTES;
                 wgmma_fence();
-#pragma unroll
-                for (int g = 0; g < ROW_GROUPS; ++g)
-                    wgmma_k_tile<COLS>(acc[g], wgmma_descriptor_advance(a_rows, stage + g * 64 * HGEMM_ROW_BYTES),
-                                       wgmma_descriptor_advance(b_rows, stage));
+                for_each_index(std::make_integer_sequence<int, ROW_GROUPS>{},
+                               [&](auto g) { multiply_rows(g, overwrite, stage); });
                 wgmma_commit();
                 if (!placed) next = place_of(item + step), placed = true;
             };
+            constexpr std::false_type ACCUMULATE{};
+            constexpr std::true_type OVERWRITE{};
             auto free_previous = [&](int t) {
                 /* The previous k-tile's multiply is done: its stage is
                  * free. Tried in swap_ab, not kept (H200, one call, two
@@ -500,14 +525,38 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
                 if (holding) {
                     for_each_index(std::make_integer_sequence<int, HELD_CHUNKS>{}, [&](auto index) {
                         constexpr int i = decltype(index)::value;
-                        multiply_k_tile(t_begin + i);
+                        multiply_k_tile(t_begin + i, ACCUMULATE);
                         wgmma_store_through_tma<HELD_CHUNKS * WS_STORE_COLS, STORE_BUFFERS, i, i + 1>(
                             c_map, buffers, 1 + consumer, held_row0, held_col0, held, sent);
                         free_previous(t_begin + i);
                     });
                     holding = false, t_rest += HELD_CHUNKS;
                 }
-            for (int t = t_rest; t < t_end; ++t) multiply_k_tile(t), free_previous(t);
+            if constexpr (HOLDS_ROWS) {
+                if (rows_ahead) {
+                    /* the second row group's multiplies of the stages that the
+                     * first's ran ahead on; each stage then freed */
+                    int first_stage = s;
+                    wgmma_fence();
+                    for_each_index(std::make_integer_sequence<int, STAGES>{}, [&](auto i) {
+                        multiply_rows(std::integral_constant<int, 1>{}, std::bool_constant<decltype(i)::value == 0>{},
+                                      (uint32_t)s * S::STAGE_BYTES);
+                        wgmma_commit();
+                        next_stage();
+                    });
+                    for_each_index(std::make_integer_sequence<int, STAGES - 1>{}, [&](auto index) {
+                        constexpr int i = decltype(index)::value;
+                        wgmma_wait<STAGES - 1 - i>();
+                        release((first_stage + i) % STAGES);
+                    });
+                    previous = (first_stage + STAGES - 1) % STAGES;
+                    rows_ahead = false, t_rest += STAGES;
+                } else {
+                    multiply_k_tile(t_rest, OVERWRITE), free_previous(t_rest);
+                    ++t_rest;
+                }
+            }
+            for (int t = t_rest; t < t_end; ++t) multiply_k_tile(t, ACCUMULATE), free_previous(t);
             wgmma_wait<0>();
             if (!placed) next = place_of(item + step);
             if (!untold) release(previous);
@@ -530,17 +579,45 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
                 wgmma_sum_slices_in_cluster<BN, TRANSPOSED_C, CONSUMERS>(ring, consumer, work.slices, c, m, store_n,
                                                                          c_row0, c_col0, acc[0]);
             else if constexpr (TMA_STORE) {
-                if constexpr (HOLDS_C)
+                if constexpr (HOLDS_C) {
                     holding = !last && next.t_end - next.t_begin >= HELD_CHUNKS;
-                if (holding) {
+                    if (holding) {
 #pragma unroll
-                    for (int i = 0; i < HELD_FLOATS; ++i) held[i] = acc[0][HELD_FIRST * WS_STORE_COLS / 2 + i];
-                    wgmma_store_through_tma<BN, STORE_BUFFERS, 0, HELD_FIRST>(c_map, buffers, 1 + consumer, c_row0,
-                                                                               c_col0, acc[0], sent);
-                    held_row0 = c_row0, held_col0 = c_col0 + HELD_FIRST * WS_STORE_COLS;
-                } else {
-                    wgmma_store_through_tma<BN, STORE_BUFFERS>(c_map, buffers, 1 + consumer, c_row0, c_col0, acc[0],
-                                                               sent);
+                        for (int i = 0; i < HELD_FLOATS; ++i) held[i] = acc[0][HELD_FIRST * WS_STORE_COLS / 2 + i];
+                        wgmma_store_through_tma<BN, STORE_BUFFERS, 0, HELD_FIRST>(c_map, buffers, 1 + consumer,
+                                                                                   c_row0, c_col0, acc[0], sent);
+                        held_row0 = c_row0, held_col0 = c_col0 + HELD_FIRST * WS_STORE_COLS;
+                    }
+                }
+                /* the next item's first STAGES k-tiles ahead for the first row
+                 * group; its last STAGES, which a last item leaves untold, are
+                 * others */
+                if constexpr (HOLDS_ROWS) {
+                    rows_ahead = !last && next.t_end - next.t_begin >= 2 * STAGES;
+                    if (rows_ahead) {
+                        wgmma_store_through_tma<BN, STORE_BUFFERS>(c_map, buffers, 1 + consumer, c_row0, c_col0,
+                                                                   acc[0], sent);
+                        uint32_t walked_phase = phase;
+                        for_each_index(std::make_integer_sequence<int, STAGES>{}, [&](auto index) {
+                            constexpr int i = decltype(index)::value;
+                            mbarrier_wait(&full[s], phase);
+                            wgmma_fence();
+                            multiply_rows(std::integral_constant<int, 0>{}, std::bool_constant<i == 0>{},
+                                          (uint32_t)s * S::STAGE_BYTES);
+                            wgmma_commit();
+                            wgmma_store_through_tma<BN, STORE_BUFFERS, i * CHUNKS / STAGES, (i + 1) * CHUNKS / STAGES>(
+                                c_map, buffers, 1 + consumer, c_row0 + 64, c_col0, acc[1], sent);
+                            next_stage();
+                        });
+                        /* back to the first of those stages, for the second row group */
+                        phase = walked_phase;
+                    }
+                }
+                if (!holding && !rows_ahead) {
+#pragma unroll
+                    for (int g = 0; g < ROW_GROUPS; ++g)
+                        wgmma_store_through_tma<BN, STORE_BUFFERS>(c_map, buffers, 1 + consumer, c_row0 + 64 * g,
+                                                                   c_col0, acc[g], sent);
                 }
             } else
 #pragma unroll
@@ -582,13 +659,14 @@ static inline int multiprocessors()
  * each item. Persistent: `blocks` resident blocks at most, in clusters of
  * CLUSTER x PAIR. */
 template <int BN, int STAGES, bool PERSISTENT, int CLUSTER = 1, bool TRANSPOSED_C = false, int CONSUMERS = 2,
-          int STORE_BUFFERS = 0, int PAIR = 1, bool SUM_IN_CLUSTER = false, int ROW_GROUPS = 1>
+          int STORE_BUFFERS = 0, int PAIR = 1, bool SUM_IN_CLUSTER = false, int ROW_GROUPS = 1, bool SPLIT_ROWS = false>
 static cudaLaunchConfig_t warp_specialized_config(int m, int n, int splits, int whole, int blocks,
                                                   cudaLaunchAttribute *cluster, cudaStream_t stream)
 {
-    typedef ws_shape<BN, STAGES, CONSUMERS, STORE_BUFFERS, ROW_GROUPS> S;
+    typedef ws_shape<BN, STAGES, CONSUMERS, STORE_BUFFERS, ROW_GROUPS, SPLIT_ROWS> S;
     allow_shared_bytes<warp_specialized_kernel<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C, CONSUMERS,
-                                               STORE_BUFFERS, PAIR, SUM_IN_CLUSTER, ROW_GROUPS>>(S::SHARED_BYTES);
+                                               STORE_BUFFERS, PAIR, SUM_IN_CLUSTER, ROW_GROUPS, SPLIT_ROWS>>(
+        S::SHARED_BYTES);
     int tiles_m = hgemm_ceil_div(m, S::BM);
     int tiles_n = hgemm_ceil_div(n, ws_tile_cols<BN, TRANSPOSED_C>(n));
     long long units = (long long)hgemm_ceil_div(tiles_m, CLUSTER) * hgemm_ceil_div(tiles_n, PAIR);
@@ -607,7 +685,7 @@ static cudaLaunchConfig_t warp_specialized_config(int m, int n, int splits, int 
  * exchanged. STORE_BUFFERS > 0: C written through c_map (which only that
  * kernel reads; the others are given A's). */
 template <int BN, int STAGES, bool PERSISTENT, int CLUSTER = 1, bool TRANSPOSED_C = false, int CONSUMERS = 2,
-          int STORE_BUFFERS = 0, int PAIR = 1, bool SUM_IN_CLUSTER = false, int ROW_GROUPS = 1>
+          int STORE_BUFFERS = 0, int PAIR = 1, bool SUM_IN_CLUSTER = false, int ROW_GROUPS = 1, bool SPLIT_ROWS = false>
 static void launch_warp_specialized(const CUtensorMap &a_map, const CUtensorMap &b_map, float *c, float *partials,
                                     int m, int n, int k, int splits, int whole, int blocks, cudaStream_t stream,
                                     const CUtensorMap *c_map = nullptr)
@@ -615,9 +693,9 @@ static void launch_warp_specialized(const CUtensorMap &a_map, const CUtensorMap 
     cudaLaunchAttribute cluster;
     cudaLaunchConfig_t config =
         warp_specialized_config<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C, CONSUMERS, STORE_BUFFERS, PAIR,
-                                SUM_IN_CLUSTER, ROW_GROUPS>(m, n, splits, whole, blocks, &cluster, stream);
+                                SUM_IN_CLUSTER, ROW_GROUPS, SPLIT_ROWS>(m, n, splits, whole, blocks, &cluster, stream);
     constexpr auto kernel = warp_specialized_kernel<BN, STAGES, PERSISTENT, CLUSTER, TRANSPOSED_C, CONSUMERS,
-                                                    STORE_BUFFERS, PAIR, SUM_IN_CLUSTER, ROW_GROUPS>;
+                                                    STORE_BUFFERS, PAIR, SUM_IN_CLUSTER, ROW_GROUPS, SPLIT_ROWS>;
     CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a_map, b_map, STORE_BUFFERS ? *c_map : a_map, c, partials, m, n, k,
                                   splits, whole));
 }

@@ -27,9 +27,10 @@
  * other shapes measured (eleven of swap_ab, two of narrow_tiles, split_k
  * at 256 x 256 x 65536 and 128 x 4096 x 14336, persistent_multicast at the
  * three squares). */
-template <int BN>
+template <int BN, bool OVERWRITE = false>
 __device__ __forceinline__ void wgmma_k_tile(float (&acc)[BN / 2], uint64_t a_rows, uint64_t b_rows)
 {
+    static_assert(!OVERWRITE || BN <= 256, "one wgmma a k-step");
     if constexpr (BN > 256) {
         /* Past wgmma's widest (n256), two halves: each BN / 2 rows of B,
          * the second's 1024-byte-aligned when BN is a multiple of 16, and
@@ -39,8 +40,10 @@ __device__ __forceinline__ void wgmma_k_tile(float (&acc)[BN / 2], uint64_t a_ro
         wgmma_k_tile<HALF>(*reinterpret_cast<float(*)[HALF / 2]>(acc + HALF / 2), a_rows,
                            wgmma_descriptor_advance(b_rows, HALF * HGEMM_ROW_BYTES));
     } else {
+        /* OVERWRITE: the first k-step overwrites the accumulators */
+        wgmma_ss_bf16<BN, OVERWRITE>(acc, a_rows, b_rows);
 #pragma unroll
-        for (int step = 0; step < HGEMM_TILE_K / 16; ++step)
+        for (int step = 1; step < HGEMM_TILE_K / 16; ++step)
             wgmma_ss_bf16<BN>(acc, wgmma_descriptor_advance(a_rows, 32 * step),
                               wgmma_descriptor_advance(b_rows, 32 * step));
     }

@@ -628,18 +628,21 @@ __device__ __forceinline__ void setmaxnreg_decrease()
 
 /* D (64 x N, FP32, N / 2 = R registers a thread) += A (64 x 16) * B (N x
  * 16)^T, both operands read from shared memory through their descriptors:
- * wgmma_m64n<N>k16_bf16. The descriptors are passed in and out ("+l") only
- * so that they number first; the instruction leaves them as they are. */
+ * wgmma_m64n<N>k16_bf16; with OVERWRITE (scale-d 0), D = A * B^T, D's old
+ * values ignored, so that no instruction need zero the accumulators. The
+ * descriptors are passed in and out ("+l") only so that they number first;
+ * the instruction leaves them as they are. */
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-#define WGMMA_SS_BF16_ASM(N, R)                                                                                 \
-    asm volatile("wgmma.mma_async.sync.aligned.m64n" #N "k16.f32.bf16.bf16 {" WGMMA_REGS_##R "}, %0, %1, 1, 1, 1, 0, 0;\n" \
+#define WGMMA_SS_BF16_ASM(N, R, SCALE_D)                                                                        \
+    asm volatile("wgmma.mma_async.sync.aligned.m64n" #N "k16.f32.bf16.bf16 {" WGMMA_REGS_##R "}, %0, %1, " #SCALE_D \
+                 ", 1, 1, 0, 0;\n"                                                                              \
                  : "+l"(a_desc), "+l"(b_desc), WGMMA_ACC_##R)
 #else
-#define WGMMA_SS_BF16_ASM(N, R)
+#define WGMMA_SS_BF16_ASM(N, R, SCALE_D)
 #endif
 /* wgmma_ss_bf16<N>: the same wrapper for a width given as a template
  * parameter; a width without its WGMMA_SS_BF16 line fails to compile. */
-template <int N>
+template <int N, bool OVERWRITE = false>
 __device__ __forceinline__ void wgmma_ss_bf16(float (&d)[N / 2], uint64_t a_desc, uint64_t b_desc)
 {
     static_assert(N < 0, "a wgmma width without its WGMMA_SS_BF16 line below");
@@ -647,12 +650,17 @@ __device__ __forceinline__ void wgmma_ss_bf16(float (&d)[N / 2], uint64_t a_desc
 #define WGMMA_SS_BF16(N, R)                                                                                     \
     __device__ __forceinline__ void wgmma_m64n##N##k16_bf16(float(&d)[R], uint64_t a_desc, uint64_t b_desc)   \
     {                                                                                                           \
-        WGMMA_SS_BF16_ASM(N, R);                                                                                \
+        WGMMA_SS_BF16_ASM(N, R, 1);                                                                             \
     }                                                                                                           \
     template <>                                                                                                 \
-    __device__ __forceinline__ void wgmma_ss_bf16<N>(float(&d)[R], uint64_t a_desc, uint64_t b_desc)          \
+    __device__ __forceinline__ void wgmma_ss_bf16<N, false>(float(&d)[R], uint64_t a_desc, uint64_t b_desc)   \
     {                                                                                                           \
         wgmma_m64n##N##k16_bf16(d, a_desc, b_desc);                                                             \
+    }                                                                                                           \
+    template <>                                                                                                 \
+    __device__ __forceinline__ void wgmma_ss_bf16<N, true>(float(&d)[R], uint64_t a_desc, uint64_t b_desc)    \
+    {                                                                                                           \
+        WGMMA_SS_BF16_ASM(N, R, 0);                                                                             \
     }
 
 WGMMA_SS_BF16(64, 32) WGMMA_SS_BF16(72, 36) WGMMA_SS_BF16(80, 40) WGMMA_SS_BF16(88, 44) WGMMA_SS_BF16(96, 48) WGMMA_SS_BF16(104, 52) WGMMA_SS_BF16(112, 56)
