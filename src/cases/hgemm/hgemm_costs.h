@@ -196,10 +196,15 @@ typedef struct hgemm_multicast_shape {
 } hgemm_multicast_shape;
 
 /* persistent_multicast's 256 x 192 tiles: a ring of HGEMM_TALL_STAGES
- * stages of 56 KB; a consumer's second row group is stored under the next
- * tile's first HGEMM_TALL_STAGES k-tiles, so a tile with fewer than twice
- * as many does not take them. */
+ * stages of 56 KB (a consumer's second row group is stored under the next
+ * tile's first HGEMM_TALL_STAGES k-tiles). Taken only where a tile has
+ * HGEMM_TALL_MIN_K_TILES k-tiles or more: what they gain is clock at the
+ * power limit, which a long multiply reaches (HGEMM_TALL_COST); at short
+ * K the tile changes hold the time, and theirs cost more (H200, one call:
+ * 46.5 against 42.4 us at 4000 x 4500 x 400, 7 k-tiles; level at 6144 x
+ * 6144 x 4096; 572.0-572.7 against 575.6-576.6 us at 6144^3). */
 #define HGEMM_TALL_STAGES 3
+#define HGEMM_TALL_MIN_K_TILES 64
 
 /* A tile change of the 256 x 192 tiles: 192 KB of C a block where 128 x 256
  * has 128 KB, and fewer registers to hold it in (a producer's timeline at
@@ -260,7 +265,7 @@ static inline hgemm_multicast_shape hgemm_multicast_shape_for(int m, int n, int 
         double clocks = hgemm_multicast_clocks(m, n, k, ld, c.cluster, c.width, slots) * hgemm_narrower_cost(c.width);
         if (fewest == 0 || clocks < fewest) best = c, fewest = clocks;
     }
-    if (tall_slots >= 2 && hgemm_k_tiles(k) >= 2 * HGEMM_TALL_STAGES &&
+    if (tall_slots >= 2 && hgemm_k_tiles(k) >= HGEMM_TALL_MIN_K_TILES &&
         hgemm_tall_clocks(m, n, k, ld, tall_slots) * HGEMM_TALL_COST < fewest) {
         hgemm_multicast_shape tall = {2, 256, 192, 0};
         return tall;

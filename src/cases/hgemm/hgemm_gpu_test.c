@@ -168,12 +168,11 @@ int main(int argc, char **argv)
                             * loop unrolled by 16 and its rest */
                            "64x64x40000",
                            /* persistent_multicast's 256 x 192 tiles in pairs (on 132
-                            * SMs): 3 rounds, 7 k-tiles (a consumer's second row
-                            * group stored under the next tile's first 3, the last
-                            * k-tile 16 deep), the last tile row 160 of 256 and the
-                            * last tile 84 wide; 2 rounds, the last pair's second
-                            * tile past N; one round (no tile change) */
-                           "4000x4500x400", "2900x4000x1000", "1000x6000x400"};
+                            * SMs): 2 rounds (a consumer's second row group stored
+                            * under the next tile's first 3 k-tiles), the last tile
+                            * row 8 of 256 rows, the last tile 24 wide and the last
+                            * pair's second tile past N; one round, no tile change */
+                           "1800x5400x4160", "1000x4500x4096"};
     const char *const *chosen = sizes;
     size_t count = sizeof sizes / sizeof sizes[0];
     if (argc > 1) chosen = (const char *const *)argv + 1, count = (size_t)argc - 1;

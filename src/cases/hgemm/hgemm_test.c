@@ -248,7 +248,10 @@ static void test_multicast_shape(void)
     SHAPE_ROWS(6144, 6144, 6144, 132, 120, 2, 256, 192);
     SHAPE(6144, 6144, 6144, 132, 0, 2, 256);   /* without C's tensor map */
     SHAPE(6144, 6144, 512, 132, 120, 2, 256);  /* short K: the tile changes decide */
-    SHAPE(6144, 6144, 320, 132, 120, 2, 256);  /* 5 k-tiles: none to multiply ahead under C's stores */
+    SHAPE(4000, 4500, 400, 132, 120, 2, 256);  /* 3 rounds of 256 x 192, 5 of 128 x 256, but 7 k-tiles */
+    SHAPE_ROWS(6144, 6144, 4096, 132, 120, 2, 256, 192);
+    SHAPE_ROWS(1800, 5400, 4160, 132, 120, 2, 256, 192); /* the GPU tests' sizes */
+    SHAPE_ROWS(1000, 4500, 4096, 132, 120, 2, 256, 192);
     SHAPE_ROWS(2305, 2100, 4096, 132, 120, 2, 256, 192); /* 1 round of 60 pairs; 2 of 110 units 192 wide */
     /* rows off it: fours where the copies' time and the rounds allow */
     SHAPE(3000, 3000, 3000, 132, 120, 4, 224); /* 84 units on 28 of 30 clusters: 3 rounds, as 72 of 256 */
