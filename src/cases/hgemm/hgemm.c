@@ -194,7 +194,7 @@ static const ladder_variant hgemm_variants[] = {
     LADDER_RUNG("persistent_multicast", "clusters of two blocks stacked in M share their B tile: each brings half "
                                         "of it into both by TMA multicast (a third fewer L2 bytes a block); C "
                                         "through shared memory and TMA stores under the next tile; 128x192 tiles "
-                                        "where they fill the waves better",
+                                        "where they fill the waves better, 256x192 in pairs sharing A at long K",
                 SM90A(hgemm_persistent_multicast), NEEDS_SM90A),
     LADDER_RUNG("split_k", "few tiles, long K: work items are tiles x slices of K, FP32 partials added in a fixed "
                            "order by a second kernel", SM90A(hgemm_split_k), NEEDS_SM90A),

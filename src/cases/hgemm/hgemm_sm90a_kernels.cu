@@ -428,7 +428,41 @@ extern "C" void hgemm_persistent(const hgemm_problem *p, cudaStream_t stream)
  * registers leave room for the clock): chunks 0-3 sent 2.15-2.2K clocks
  * after the last multiply, the next tile's first multiply 0.6K after that
  * (the item's bookkeeping and 128 accumulators zeroed by both consumers at
- * once), and the k-tiles that send held chunks at 1024 clocks each. */
+ * once), and the k-tiles that send held chunks at 1024 clocks each.
+ * Then 256 x 192 tiles (H200, 2026-11-29, a thirtieth session;
+ * launch_multicast_tall, the kernel's HOLDS_ROWS), in pairs side by side
+ * along N that share A's tile, where a tile has 64 k-tiles or more and
+ * they round better (hgemm_tall_clocks): 6144^3 takes 6 rounds of them on
+ * 128 blocks, 9 of 128 x 256. Both sides of that comparison run at the
+ * card's power limit (700 W, about 1.6 GHz of 1.98), so what a GEMM costs
+ * is its energy, and these tiles bring a sixth fewer L2 bytes a FLOP (a
+ * block's k-tile: 128 of A's 256 rows and 192 of B's). The first form
+ * stored all of a tile's C through 3 buffers a consumer (3 stages of 56 KB
+ * beside them: 216 KB): Nsight Compute at 6144^3 (the card's own clocks)
+ * 572.1 against 574.9 us for 128 x 256, at 1658 against 1618 MHz, 88.4M
+ * against 105.7M L2 sectors read, 403 against 454 MB from DRAM, 62.3M
+ * against 71.9M instructions; but 948.5K clocks against 930.2K. One call,
+ * three rounds: 566.3-566.7 against 567.4-568.2 us; stored from registers
+ * with 4 stages, 575.1-577.1. A producer's timeline (the clock at each
+ * freed stage) found why: a k-tile 1556 clocks (1536 the tensor core's
+ * rate), a tile change 7.5K past its k-tiles, where 128 x 256 with held
+ * chunks takes 1040 and 3.3K. 192 KB of C a block leave at about 30 bytes a
+ * clock, and the 192 accumulators leave no registers to hold any of it.
+ * So each consumer's second row group now waits in its accumulators while
+ * the first row group multiplies the next tile's first 3 k-tiles (the
+ * ring's depth), two chunks sent under each; the second row group then
+ * catches up on those stages. One call, three rounds: 568.2-568.8 against
+ * 572.7-573.6 us (1.021-1.022 of cuBLAS against 1.012-1.015), the tile
+ * change 6.2K. A later call, two rounds: 572.0-572.7 against 575.6-576.6 at
+ * 6144^3; 1145.7 against 1156.0 at 12288 x 6144 x 6144; 70.4 against 71.0 at
+ * 2048 x 3072 x 4096 (one round); level at 6144 x 6144 x 4096 (388.3
+ * against 388.7) and 2305 x 2100 x 4096 (70.2 against 69.7); 46.5 against
+ * 42.4 at 4000 x 4500 x 400 (7 k-tiles), hence HGEMM_TALL_MIN_K_TILES.
+ * ptxas still injects one wait where the loop of items closes (C7517:
+ * the second row group's accumulators are read there on one path while
+ * the first's multiplies are in flight on another); zeroing the
+ * accumulators under those multiplies serialized every wgmma (C7515), so
+ * an item's first k-step overwrites them (wgmma's scale-d 0) instead. */
 /* 128 x 192 and 128 x 224 tiles take 5 stages (of 40 and 44 KB), or 4
  * beside the buffers of TMA stores (32 KB: 5 would pass 227 KB). */
 constexpr int WS_NARROW_STAGES = 5, WS_NARROW_STORE_STAGES = 4, WS_STORE_BUFFERS = 2;

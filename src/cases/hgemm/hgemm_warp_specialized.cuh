@@ -142,7 +142,10 @@ __host__ __device__ constexpr int ws_group_units(bool transposed_c, int cluster,
  * ROW_GROUPS rows by BN, each consumer all the rows (a wgmma each 64) by
  * BN / CONSUMERS columns, where three consumers of 64 rows would not hold
  * their accumulators (swap_ab's 192-row tiles 208 wide:
- * hgemm_swap_ab_tall_rows). Each consumer takes the registers
+ * hgemm_swap_ab_tall_rows); or with SPLIT_ROWS, 64 x ROW_GROUPS rows a
+ * consumer by all BN columns (persistent_multicast's 256 x 192 tiles: two
+ * consumers of 128 rows, a sixth fewer L2 bytes a FLOP than 128 x 256 in
+ * pairs). Each consumer takes the registers
  * the producer gives back (232 of two, 152 of three: 64K a block). Beside
  * one consumer the producer keeps 64: with 40 it held two of its unit
  * counts in local memory in clusters of eight (hgemm_sass_test); and
