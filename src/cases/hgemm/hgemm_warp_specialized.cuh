@@ -592,9 +592,9 @@ __global__ void __launch_bounds__(ws_shape<BN, STAGES, CONSUMERS>::THREADS, 1)
                         held_row0 = c_row0, held_col0 = c_col0 + HELD_FIRST * WS_STORE_COLS;
                     }
                 }
-                /* the next item's first STAGES k-tiles ahead for the first row
-                 * group; its last STAGES, which a last item leaves untold, are
-                 * others */
+                /* Only where the next item has 2 x STAGES k-tiles or more: the
+                 * stages that its second row group frees as it opens are then
+                 * none of its last STAGES, which a last item leaves untold. */
                 if constexpr (HOLDS_ROWS) {
                     rows_ahead = !last && next.t_end - next.t_begin >= 2 * STAGES;
                     if (rows_ahead) {
