@@ -221,13 +221,18 @@ typedef struct hgemm_multicast_shape {
  * counted it 1.1% slower. */
 #define HGEMM_TALL_COST 0.98
 
-/* Clocks persistent_multicast spends on C = A B^T in 256 x 192 tiles, in
- * pairs side by side along N that share A's tile (each block brings half
- * of it), on `slots` resident blocks: as hgemm_multicast_clocks, a unit
- * two tiles. */
+/* The units of persistent_multicast's 256 x 192 tiles: pairs side by side
+ * along N that share A's tile (each block brings half of it). */
+static inline long long hgemm_tall_units(int m, int n)
+{
+    return (long long)((m + 255) / 256) * (((n + 191) / 192 + 1) / 2);
+}
+
+/* Clocks persistent_multicast spends on C = A B^T in 256 x 192 tiles on
+ * `slots` resident blocks: as hgemm_multicast_clocks, a unit a pair. */
 static inline double hgemm_tall_clocks(int m, int n, int k, int ld, int slots)
 {
-    long long units = (long long)((m + 255) / 256) * (((n + 191) / 192 + 1) / 2);
+    long long units = hgemm_tall_units(m, n);
     long long clusters = slots / 2, rounds = (units + clusters - 1) / clusters;
     double k_tile = fmax(hgemm_multiply_clocks(256, 192), hgemm_copy_clocks(128.0 + 192, ld));
     return (double)rounds * (hgemm_k_tiles(k) * k_tile + HGEMM_TALL_TILE_CHANGE_CLOCKS);

@@ -562,8 +562,7 @@ typedef ws_shape<192, HGEMM_TALL_STAGES, 2, WS_TALL_STORE_BUFFERS, 2, true> ws_t
 
 static void launch_multicast_tall(const hgemm_problem *p, cudaStream_t stream)
 {
-    long long units = (long long)hgemm_ceil_div(p->m, 256) * hgemm_ceil_div(hgemm_ceil_div(p->n, 192), 2);
-    int blocks = 2 * hgemm_balanced_clusters(units, p->cluster_blocks / 2);
+    int blocks = 2 * hgemm_balanced_clusters(hgemm_tall_units(p->m, p->n), p->cluster_blocks / 2);
     launch_warp_specialized<192, HGEMM_TALL_STAGES, true, 1, false, 2, WS_TALL_STORE_BUFFERS, 2, false, 2, true>(
         p->a_rows128, p->b_rows192, p->c, p->partials, p->m, p->n, p->k, 1, 0, blocks, stream, &p->c_cols32);
 }

@@ -228,6 +228,7 @@ static void test_multicast_shape(void)
     EXPECT(hgemm_multicast_clocks(3000, 3000, 3000, 3000, 4, 256, 120) == 3 * (47 * 1024 + 18 * 256));
     /* 256 x 192 in pairs: 384 units on 66 pairs, 6 rounds of the multiply (copies 727) */
     EXPECT(hgemm_tall_clocks(6144, 6144, 6144, 6144, 132) == 6 * (96 * 1536 + 45 * 192));
+    EXPECT(hgemm_tall_units(1800, 5400) == 8 * 15); /* 8 tile rows; 29 tiles, the last pair's second past N */
     /* rows on the grid, in twos: 4 rounds of the multiply (copies 582) */
     EXPECT(hgemm_multicast_clocks(4096, 4096, 4096, 4096, 2, 256, 132) == 4 * (64 * 1024 + 18 * 256));
     /* slots4 0 stands for no C tensor map here, which the 256-row tiles need too */
