@@ -164,6 +164,15 @@ static inline double hgemm_k_tile_clocks(double box_rows, int ld, int rows, int 
  * 4 rounds, 3 us or about 4.6K clocks a tile 256 wide). */
 #define HGEMM_TILE_CHANGE_CLOCKS_PER_COLUMN 18
 
+/* Clocks of `units` spread over `clusters` clusters at once: each round
+ * its k-tiles (k_tile clocks each) and a tile change. */
+static inline double hgemm_rounds_clocks(long long units, long long clusters, int k, double k_tile,
+                                         double tile_change)
+{
+    long long rounds = (units + clusters - 1) / clusters;
+    return (double)rounds * (hgemm_k_tiles(k) * k_tile + tile_change);
+}
+
 /* Clocks persistent_multicast spends on C = A B^T (m x n x k, rows ld
  * apart) in clusters of `cluster` blocks stacked in M that share B's
  * tile, tiles of 128 x width, on `slots` resident blocks: its rounds of
@@ -174,9 +183,8 @@ static inline double hgemm_k_tile_clocks(double box_rows, int ld, int rows, int 
 static inline double hgemm_multicast_clocks(int m, int n, int k, int ld, int cluster, int width, int slots)
 {
     long long units = (long long)(((m + 127) / 128 + cluster - 1) / cluster) * ((n + width - 1) / width);
-    long long clusters = slots / cluster, rounds = (units + clusters - 1) / clusters;
     double k_tile = fmax(hgemm_multiply_clocks(128, width), hgemm_copy_clocks(128.0 + width / cluster, ld));
-    return (double)rounds * (hgemm_k_tiles(k) * k_tile + HGEMM_TILE_CHANGE_CLOCKS_PER_COLUMN * width);
+    return hgemm_rounds_clocks(units, slots / cluster, k, k_tile, HGEMM_TILE_CHANGE_CLOCKS_PER_COLUMN * width);
 }
 
 /* What a tile `width` wide costs a column, against 256 wide: each 32
@@ -232,10 +240,8 @@ static inline long long hgemm_tall_units(int m, int n)
  * `slots` resident blocks: as hgemm_multicast_clocks, a unit a pair. */
 static inline double hgemm_tall_clocks(int m, int n, int k, int ld, int slots)
 {
-    long long units = hgemm_tall_units(m, n);
-    long long clusters = slots / 2, rounds = (units + clusters - 1) / clusters;
     double k_tile = fmax(hgemm_multiply_clocks(256, 192), hgemm_copy_clocks(128.0 + 192, ld));
-    return (double)rounds * (hgemm_k_tiles(k) * k_tile + HGEMM_TALL_TILE_CHANGE_CLOCKS);
+    return hgemm_rounds_clocks(hgemm_tall_units(m, n), slots / 2, k, k_tile, HGEMM_TALL_TILE_CHANGE_CLOCKS);
 }
 
 /* K of 128 or less: 2 k-tiles a tile. A ring that deep leaves room beside
